@@ -1,0 +1,44 @@
+//===- PlumbBase.td - The plumb dialect and its base classes -*- tablegen -*-===//
+//
+// Part of Plumb. The `plumb` dialect: statically shaped tensor operations with
+// ONNX semantics and exact, documented floating-point behaviour.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLUMB_BASE_TD
+#define PLUMB_BASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Plumb_Dialect : Dialect {
+  let name = "plumb";
+  let cppNamespace = "::plumb";
+  let summary = "Deterministic tensor operations with ONNX semantics";
+  let description = [{
+    Every value is a ranked tensor with a static shape and an element type of
+    f32, i64, i32 or i1. Every floating-point operation follows the Plumb
+    determinism contract (docs/determinism.md): IEEE binary32 with
+    round-to-nearest-even and subnormals, fma only where named, reductions in
+    the order fixed by a `#plumb.tree` attribute, our own elementwise math, and
+    NaN results canonicalised to 0x7FC00000.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+class Plumb_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Plumb_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Plumb_Tensor : StaticShapeTensorOf<[F32, I64, I32, I1]>;
+def Plumb_FloatTensor : StaticShapeTensorOf<[F32]>;
+def Plumb_IntTensor : StaticShapeTensorOf<[I64, I32]>;
+def Plumb_BoolTensor : StaticShapeTensorOf<[I1]>;
+def Plumb_NumTensor : StaticShapeTensorOf<[F32, I64, I32]>;
+def Plumb_IndexTensor : StaticShapeTensorOf<[I64, I32]>;
+
+#endif // PLUMB_BASE_TD

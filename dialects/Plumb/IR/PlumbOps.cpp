@@ -1,0 +1,498 @@
+//===- PlumbOps.cpp - Verifiers of the plumb ops --------------------------===//
+//
+// Part of Plumb. Every verifier recomputes the result shape with the shared
+// shape functions (PlumbShapes.h) and reports the exact difference.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/Plumb/IR/PlumbOps.h"
+#include "dialects/Plumb/IR/PlumbShapes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace plumb;
+
+static ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<ShapedType>(v.getType()).getShape();
+}
+static Type eltOf(Value v) {
+  return cast<ShapedType>(v.getType()).getElementType();
+}
+
+/// Compares an inferred shape with the declared result type.
+static LogicalResult expectShape(Operation *op, Value result,
+                                 FailureOr<shapes::Shape> inferred) {
+  if (failed(inferred))
+    return failure();
+  if (shapeOf(result) != ArrayRef<int64_t>(*inferred))
+    return op->emitOpError() << "result shape " << shapes::str(shapeOf(result))
+                             << " differs from the inferred shape "
+                             << shapes::str(*inferred);
+  return success();
+}
+
+static LogicalResult expectSameElt(Operation *op, Value a, Value b,
+                                   StringRef what) {
+  if (eltOf(a) != eltOf(b))
+    return op->emitOpError() << what << " element types differ: " << eltOf(a)
+                             << " vs " << eltOf(b);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+LogicalResult GeluOp::verify() {
+  if (getApproximate() != "none" && getApproximate() != "tanh")
+    return emitOpError() << "approximate must be \"none\" or \"tanh\", got \""
+                         << getApproximate() << "\"";
+  return success();
+}
+
+/// Shared verifier of the broadcasting binary ops.
+static LogicalResult verifyBroadcastBinary(Operation *op) {
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  Value out = op->getResult(0);
+  if (failed(expectSameElt(op, lhs, rhs, "operand")))
+    return failure();
+  if (!eltOf(out).isInteger(1) && eltOf(out) != eltOf(lhs))
+    return op->emitOpError() << "result element type " << eltOf(out)
+                             << " differs from operand element type "
+                             << eltOf(lhs);
+  return expectShape(op, out,
+                     shapes::broadcast({shapeOf(lhs), shapeOf(rhs)},
+                                       [&] { return op->emitOpError(); }));
+}
+
+#define PLUMB_BROADCAST_VERIFIER(OP)                                           \
+  LogicalResult OP::verify() { return verifyBroadcastBinary(*this); }
+PLUMB_BROADCAST_VERIFIER(AddOp)
+PLUMB_BROADCAST_VERIFIER(SubOp)
+PLUMB_BROADCAST_VERIFIER(MulOp)
+PLUMB_BROADCAST_VERIFIER(DivOp)
+PLUMB_BROADCAST_VERIFIER(PowOp)
+PLUMB_BROADCAST_VERIFIER(EqualOp)
+PLUMB_BROADCAST_VERIFIER(LessOp)
+PLUMB_BROADCAST_VERIFIER(LessOrEqualOp)
+PLUMB_BROADCAST_VERIFIER(GreaterOp)
+PLUMB_BROADCAST_VERIFIER(GreaterOrEqualOp)
+PLUMB_BROADCAST_VERIFIER(AndOp)
+PLUMB_BROADCAST_VERIFIER(OrOp)
+#undef PLUMB_BROADCAST_VERIFIER
+
+static LogicalResult verifyVariadic(Operation *op) {
+  if (op->getNumOperands() == 0)
+    return op->emitOpError() << "needs at least one operand";
+  SmallVector<ArrayRef<int64_t>> ins;
+  for (Value v : op->getOperands()) {
+    if (failed(expectSameElt(op, v, op->getResult(0), "operand and result")))
+      return failure();
+    ins.push_back(shapeOf(v));
+  }
+  return expectShape(op, op->getResult(0),
+                     shapes::broadcast(ins, [&] { return op->emitOpError(); }));
+}
+LogicalResult SumOp::verify() { return verifyVariadic(*this); }
+LogicalResult MaxOp::verify() { return verifyVariadic(*this); }
+LogicalResult MinOp::verify() { return verifyVariadic(*this); }
+
+LogicalResult WhereOp::verify() {
+  if (failed(expectSameElt(*this, getX(), getY(), "x and y")) ||
+      failed(expectSameElt(*this, getX(), getOutput(), "x and result")))
+    return failure();
+  return expectShape(*this, getOutput(),
+                     shapes::broadcast({shapeOf(getCond()), shapeOf(getX()),
+                                        shapeOf(getY())},
+                                       [&] { return emitOpError(); }));
+}
+
+LogicalResult CastOp::verify() {
+  if (shapeOf(getInput()) != shapeOf(getOutput()))
+    return emitOpError() << "cast changes the shape from "
+                         << shapes::str(shapeOf(getInput())) << " to "
+                         << shapes::str(shapeOf(getOutput()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatMulOp::verify() {
+  return expectShape(*this, getOutput(),
+                     shapes::matmul(shapeOf(getLhs()), shapeOf(getRhs()),
+                                    [&] { return emitOpError(); }));
+}
+
+LogicalResult GemmOp::verify() {
+  std::optional<ArrayRef<int64_t>> c;
+  if (getC())
+    c = shapeOf(getC());
+  return expectShape(*this, getOutput(),
+                     shapes::gemm(shapeOf(getA()), shapeOf(getB()), c,
+                                  getTransA(), getTransB(),
+                                  [&] { return emitOpError(); }));
+}
+
+LogicalResult ConvOp::verify() {
+  std::optional<ArrayRef<int64_t>> bias;
+  if (getBias())
+    bias = shapeOf(getBias());
+  return expectShape(*this, getOutput(),
+                     shapes::conv(shapeOf(getInput()), shapeOf(getWeight()),
+                                  bias, getStrides(), getPads(),
+                                  getDilations(), getGroup(),
+                                  [&] { return emitOpError(); }));
+}
+
+LogicalResult ConvTransposeOp::verify() {
+  std::optional<ArrayRef<int64_t>> bias;
+  if (getBias())
+    bias = shapeOf(getBias());
+  return expectShape(
+      *this, getOutput(),
+      shapes::convTranspose(shapeOf(getInput()), shapeOf(getWeight()), bias,
+                            getStrides(), getPads(), getDilations(),
+                            getOutputPadding(), getGroup(),
+                            [&] { return emitOpError(); }));
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling and normalisation
+//===----------------------------------------------------------------------===//
+
+LogicalResult MaxPoolOp::verify() {
+  return expectShape(*this, getOutput(),
+                     shapes::pool(shapeOf(getInput()), getKernelShape(),
+                                  getStrides(), getPads(), getDilations(),
+                                  getCeilMode(), [&] { return emitOpError(); }));
+}
+
+LogicalResult AveragePoolOp::verify() {
+  SmallVector<int64_t> dil(getKernelShape().size(), 1);
+  return expectShape(*this, getOutput(),
+                     shapes::pool(shapeOf(getInput()), getKernelShape(),
+                                  getStrides(), getPads(), dil, getCeilMode(),
+                                  [&] { return emitOpError(); }));
+}
+
+LogicalResult GlobalAveragePoolOp::verify() {
+  return expectShape(*this, getOutput(),
+                     shapes::globalPool(shapeOf(getInput()),
+                                        [&] { return emitOpError(); }));
+}
+
+LogicalResult GlobalMaxPoolOp::verify() {
+  return expectShape(*this, getOutput(),
+                     shapes::globalPool(shapeOf(getInput()),
+                                        [&] { return emitOpError(); }));
+}
+
+LogicalResult BatchNormOp::verify() {
+  auto x = shapeOf(getInput());
+  if (x.size() < 2)
+    return emitOpError() << "input must have rank >= 2, got "
+                         << shapes::str(x);
+  for (Value v : {getScale(), getBias(), getMean(), getVariance()})
+    if (shapeOf(v).size() != 1 || shapeOf(v)[0] != x[1])
+      return emitOpError() << "per-channel operands must have shape " << x[1]
+                           << ", got " << shapes::str(shapeOf(v));
+  if (shapeOf(getOutput()) != x)
+    return emitOpError() << "result shape differs from input shape";
+  return success();
+}
+
+LogicalResult LayerNormOp::verify() {
+  auto x = shapeOf(getInput());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= (int64_t)x.size())
+    return emitOpError() << "axis " << axis << " out of range for rank "
+                         << x.size();
+  auto norm = x.drop_front(axis);
+  if (!shapes::broadcastsTo(shapeOf(getScale()), norm))
+    return emitOpError() << "scale of shape "
+                         << shapes::str(shapeOf(getScale()))
+                         << " does not broadcast to " << shapes::str(norm);
+  if (getBias() && !shapes::broadcastsTo(shapeOf(getBias()), norm))
+    return emitOpError() << "bias of shape " << shapes::str(shapeOf(getBias()))
+                         << " does not broadcast to " << shapes::str(norm);
+  return success();
+}
+
+static LogicalResult verifyAxis(Operation *op, int64_t axis, Value input) {
+  int64_t rank = shapeOf(input).size();
+  if (axis < 0 || axis >= std::max<int64_t>(rank, 1))
+    return op->emitOpError() << "axis " << axis << " out of range for rank "
+                             << rank;
+  return success();
+}
+LogicalResult SoftmaxOp::verify() { return verifyAxis(*this, getAxis(), getInput()); }
+LogicalResult LogSoftmaxOp::verify() {
+  return verifyAxis(*this, getAxis(), getInput());
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyReduce(Operation *op, ArrayRef<int64_t> axes,
+                                  bool keepdims) {
+  Value in = op->getOperand(0), out = op->getResult(0);
+  if (failed(expectSameElt(op, in, out, "input and result")))
+    return failure();
+  return expectShape(op, out,
+                     shapes::reduce(shapeOf(in), axes, keepdims,
+                                    [&] { return op->emitOpError(); }));
+}
+#define PLUMB_REDUCE_VERIFIER(OP)                                              \
+  LogicalResult OP::verify() {                                                 \
+    return verifyReduce(*this, getAxes(), getKeepdims());                      \
+  }
+PLUMB_REDUCE_VERIFIER(ReduceSumOp)
+PLUMB_REDUCE_VERIFIER(ReduceMeanOp)
+PLUMB_REDUCE_VERIFIER(ReduceProdOp)
+PLUMB_REDUCE_VERIFIER(ReduceMaxOp)
+PLUMB_REDUCE_VERIFIER(ReduceMinOp)
+#undef PLUMB_REDUCE_VERIFIER
+
+LogicalResult ArgMaxOp::verify() {
+  int64_t rank = shapeOf(getInput()).size();
+  if (getAxis() < 0 || getAxis() >= rank)
+    return emitOpError() << "axis " << getAxis() << " out of range for rank "
+                         << rank;
+  int64_t axis = getAxis();
+  return expectShape(*this, getOutput(),
+                     shapes::reduce(shapeOf(getInput()), {axis}, getKeepdims(),
+                                    [&] { return emitOpError(); }));
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  auto emit = [&] { return emitOpError(); };
+  auto a = shapes::numElements(shapeOf(getInput()), emit);
+  auto b = shapes::numElements(shapeOf(getOutput()), emit);
+  if (failed(a) || failed(b))
+    return failure();
+  if (*a != *b)
+    return emitOpError() << "reshape from " << shapes::str(shapeOf(getInput()))
+                         << " (" << *a << " elements) to "
+                         << shapes::str(shapeOf(getOutput())) << " (" << *b
+                         << " elements)";
+  return expectSameElt(*this, getInput(), getOutput(), "input and result");
+}
+
+LogicalResult TransposeOp::verify() {
+  if (failed(expectSameElt(*this, getInput(), getOutput(), "input and result")))
+    return failure();
+  return expectShape(*this, getOutput(),
+                     shapes::transpose(shapeOf(getInput()), getPerm(),
+                                       [&] { return emitOpError(); }));
+}
+
+LogicalResult ConcatOp::verify() {
+  SmallVector<ArrayRef<int64_t>> ins;
+  for (Value v : getInputs()) {
+    if (failed(expectSameElt(*this, v, getOutput(), "input and result")))
+      return failure();
+    ins.push_back(shapeOf(v));
+  }
+  return expectShape(*this, getOutput(),
+                     shapes::concat(ins, getAxis(),
+                                    [&] { return emitOpError(); }));
+}
+
+LogicalResult SplitOp::verify() {
+  auto in = shapeOf(getInput());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= (int64_t)in.size())
+    return emitOpError() << "axis " << axis << " out of range for rank "
+                         << in.size();
+  if (getSizes().size() != getOutputs().size())
+    return emitOpError() << "has " << getSizes().size() << " sizes but "
+                         << getOutputs().size() << " results";
+  int64_t total = 0;
+  for (auto [size, out] : llvm::zip(getSizes(), getOutputs())) {
+    if (size < 0)
+      return emitOpError() << "split sizes must be >= 0";
+    total += size;
+    SmallVector<int64_t> expect(in.begin(), in.end());
+    expect[axis] = size;
+    if (shapeOf(out) != ArrayRef<int64_t>(expect))
+      return emitOpError() << "result shape " << shapes::str(shapeOf(out))
+                           << " differs from the inferred shape "
+                           << shapes::str(expect);
+    if (failed(expectSameElt(*this, getInput(), out, "input and result")))
+      return failure();
+  }
+  if (total != in[axis])
+    return emitOpError() << "split sizes add up to " << total
+                         << ", dimension " << axis << " has " << in[axis];
+  return success();
+}
+
+LogicalResult SliceOp::verify() {
+  if (failed(expectSameElt(*this, getInput(), getOutput(), "input and result")))
+    return failure();
+  return shapes::verifySlice(shapeOf(getInput()), getStarts(), getSteps(),
+                             shapeOf(getOutput()),
+                             [&] { return emitOpError(); });
+}
+
+LogicalResult GatherOp::verify() {
+  if (failed(expectSameElt(*this, getData(), getOutput(), "data and result")))
+    return failure();
+  return expectShape(*this, getOutput(),
+                     shapes::gather(shapeOf(getData()), shapeOf(getIndices()),
+                                    getAxis(), [&] { return emitOpError(); }));
+}
+
+LogicalResult ExpandOp::verify() {
+  if (failed(expectSameElt(*this, getInput(), getOutput(), "input and result")))
+    return failure();
+  if (!shapes::broadcastsTo(shapeOf(getInput()), shapeOf(getOutput())))
+    return emitOpError() << "cannot broadcast "
+                         << shapes::str(shapeOf(getInput())) << " to "
+                         << shapes::str(shapeOf(getOutput()));
+  return success();
+}
+
+LogicalResult PadOp::verify() {
+  if (getMode() != "constant" && getMode() != "reflect" && getMode() != "edge")
+    return emitOpError() << "mode must be constant, reflect or edge, got \""
+                         << getMode() << "\"";
+  if (getValue().getType() != eltOf(getInput()))
+    return emitOpError() << "pad value type " << getValue().getType()
+                         << " differs from element type " << eltOf(getInput());
+  auto in = shapeOf(getInput());
+  if (getMode() != "constant") {
+    for (size_t d = 0; d < in.size() && 2 * in.size() == getPads().size(); ++d)
+      if ((getPads()[d] > 0 || getPads()[in.size() + d] > 0) && in[d] == 0)
+        return emitOpError() << getMode() << " padding of an empty dimension";
+    if (getMode() == "reflect")
+      for (size_t d = 0; d < in.size() && 2 * in.size() == getPads().size(); ++d)
+        if (getPads()[d] >= in[d] || getPads()[in.size() + d] >= in[d])
+          if (getPads()[d] > 0 || getPads()[in.size() + d] > 0)
+            return emitOpError() << "reflect pads of dimension " << d
+                                 << " must be smaller than its size " << in[d];
+  }
+  return expectShape(*this, getOutput(),
+                     shapes::pad(in, getPads(), [&] { return emitOpError(); }));
+}
+
+LogicalResult TileOp::verify() {
+  return expectShape(*this, getOutput(),
+                     shapes::tile(shapeOf(getInput()), getRepeats(),
+                                  [&] { return emitOpError(); }));
+}
+
+LogicalResult ResizeOp::verify() {
+  auto in = shapeOf(getInput()), out = shapeOf(getOutput());
+  if (in.size() != out.size())
+    return emitOpError() << "resize changes the rank";
+  if (getScales().size() != in.size())
+    return emitOpError() << "expected " << in.size() << " scales, got "
+                         << getScales().size();
+  for (float s : getScales())
+    if (!(s > 0.0f))
+      return emitOpError() << "scales must be positive";
+  StringRef mode = getMode(), ctm = getCoordinateTransformationMode(),
+            nm = getNearestMode();
+  if (mode != "nearest" && mode != "linear")
+    return emitOpError() << "mode must be nearest or linear, got \"" << mode
+                         << "\"";
+  if (!llvm::is_contained({"half_pixel", "asymmetric", "align_corners",
+                           "pytorch_half_pixel"},
+                          ctm))
+    return emitOpError() << "unsupported coordinate_transformation_mode \""
+                         << ctm << "\"";
+  if (!llvm::is_contained(
+          {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}, nm))
+    return emitOpError() << "unsupported nearest_mode \"" << nm << "\"";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Recurrent networks
+//===----------------------------------------------------------------------===//
+
+static FailureOr<int64_t> directions(Operation *op, StringRef direction) {
+  if (direction == "forward" || direction == "reverse")
+    return 1;
+  if (direction == "bidirectional")
+    return 2;
+  return op->emitOpError() << "direction must be forward, reverse or "
+                              "bidirectional, got \""
+                           << direction << "\"";
+}
+
+template <typename OpTy>
+static LogicalResult verifyRnn(OpTy op, int64_t gates) {
+  auto dirs = directions(op, op.getDirection());
+  if (failed(dirs))
+    return failure();
+  shapes::Shape y, yh;
+  if (failed(shapes::rnn(shapeOf(op.getX()), shapeOf(op.getW()),
+                         shapeOf(op.getR()), gates, op.getHiddenSize(), *dirs,
+                         y, yh, [&] { return op.emitOpError(); })))
+    return failure();
+  int64_t h = op.getHiddenSize();
+  if (op.getB()) {
+    SmallVector<int64_t> b{*dirs, 2 * gates * h};
+    if (shapeOf(op.getB()) != ArrayRef<int64_t>(b))
+      return op.emitOpError() << "B must have shape " << shapes::str(b)
+                              << ", got " << shapes::str(shapeOf(op.getB()));
+  }
+  if (op.getInitialH() && shapeOf(op.getInitialH()) != ArrayRef<int64_t>(yh))
+    return op.emitOpError() << "initial_h must have shape " << shapes::str(yh);
+  if (failed(expectShape(op, op.getY(), FailureOr<shapes::Shape>(y))) ||
+      failed(expectShape(op, op.getYH(), FailureOr<shapes::Shape>(yh))))
+    return failure();
+  return success();
+}
+
+LogicalResult LSTMOp::verify() {
+  if (failed(verifyRnn(*this, 4)))
+    return failure();
+  auto dirs = *directions(*this, getDirection());
+  SmallVector<int64_t> yc{dirs, shapeOf(getX())[1], getHiddenSize()};
+  if (getInitialC() && shapeOf(getInitialC()) != ArrayRef<int64_t>(yc))
+    return emitOpError() << "initial_c must have shape " << shapes::str(yc);
+  if (getP()) {
+    SmallVector<int64_t> p{dirs, 3 * getHiddenSize()};
+    if (shapeOf(getP()) != ArrayRef<int64_t>(p))
+      return emitOpError() << "P must have shape " << shapes::str(p);
+  }
+  return expectShape(*this, getYC(), FailureOr<shapes::Shape>(shapes::Shape(yc)));
+}
+
+LogicalResult GRUOp::verify() { return verifyRnn(*this, 3); }
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+LogicalResult IfOp::verify() {
+  if (!shapeOf(getCond()).empty() &&
+      !(shapeOf(getCond()).size() == 1 && shapeOf(getCond())[0] == 1))
+    return emitOpError() << "condition must hold one element, got shape "
+                         << shapes::str(shapeOf(getCond()));
+  for (Region *r : {&getThenRegion(), &getElseRegion()}) {
+    Block &block = r->front();
+    auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
+    if (!yield)
+      return emitOpError() << "region must end with plumb.yield";
+    if (yield.getValues().getTypes() != getResultTypes())
+      return emitOpError() << "branch yields types that differ from the "
+                              "results";
+  }
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "dialects/Plumb/IR/PlumbOps.cpp.inc"

@@ -1,0 +1,763 @@
+//===- PlumbOps.td - Operations of the plumb dialect ---------*- tablegen -*-===//
+//
+// Part of Plumb. One op per ONNX operator (after import-time normalisation:
+// axes are non-negative, padding is explicit, shape arguments are static
+// attributes or result types). docs/dialect.md maps every ONNX operator to
+// these ops; docs/determinism.md gives the exact numeric semantics.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLUMB_OPS_TD
+#define PLUMB_OPS_TD
+
+include "PlumbBase.td"
+include "PlumbAttrs.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Plumb_OptTree : OptionalAttr<Plumb_TreeAttr>;
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+def Plumb_ConstantOp : Plumb_Op<"constant",
+    [ConstantLike, Pure, AllTypesMatch<["value", "output"]>]> {
+  let summary = "A constant tensor (initializer, Constant node or folded value)";
+  let description = [{
+    A tensor whose bits are given by `value`. Large weights are stored as
+    `dense_resource` blobs so the IR stays readable.
+
+    ```mlir
+    %w = plumb.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    %big = plumb.constant dense_resource<w0> : tensor<16x8x5x5xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Plumb_Tensor:$output);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary
+//===----------------------------------------------------------------------===//
+
+class Plumb_UnaryOp<string mnemonic, Type T, string sem, dag extra = (ins)>
+    : Plumb_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = "Elementwise " # mnemonic;
+  let description = sem # [{
+
+    ```mlir
+    %y = plumb.}] # mnemonic # [{ %x : tensor<2x3xf32>
+    ```
+  }];
+  let arguments = !con((ins T:$input), extra);
+  let results = (outs T:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Plumb_NegOp : Plumb_UnaryOp<"neg", Plumb_NumTensor,
+  "y = -x (sign flip; integers wrap: -INT_MIN = INT_MIN)."> { let hasFolder = 1; }
+def Plumb_AbsOp : Plumb_UnaryOp<"abs", Plumb_NumTensor,
+  "y = |x| (clears the sign bit; integers wrap: |INT_MIN| = INT_MIN).">;
+def Plumb_ReciprocalOp : Plumb_UnaryOp<"reciprocal", Plumb_FloatTensor,
+  "y = 1 / x, one IEEE division (correctly rounded).">;
+def Plumb_SqrtOp : Plumb_UnaryOp<"sqrt", Plumb_FloatTensor,
+  "y = sqrt(x), IEEE square root (correctly rounded); sqrt(x<0) = NaN.">;
+def Plumb_ExpOp : Plumb_UnaryOp<"exp", Plumb_FloatTensor,
+  "y = e^x, Plumb's own correctly rounded exp (docs/math.md).">;
+def Plumb_LogOp : Plumb_UnaryOp<"log", Plumb_FloatTensor,
+  "y = ln x, Plumb's own correctly rounded log (docs/math.md).">;
+def Plumb_TanhOp : Plumb_UnaryOp<"tanh", Plumb_FloatTensor,
+  "y = tanh x, Plumb's own correctly rounded tanh (docs/math.md).">;
+def Plumb_SigmoidOp : Plumb_UnaryOp<"sigmoid", Plumb_FloatTensor,
+  "y = 1 / (1 + e^-x) as defined in docs/math.md.">;
+def Plumb_ErfOp : Plumb_UnaryOp<"erf", Plumb_FloatTensor,
+  "y = erf x, Plumb's own correctly rounded erf (docs/math.md).">;
+def Plumb_ReluOp : Plumb_UnaryOp<"relu", Plumb_NumTensor,
+  "y = x > 0 ? x : 0 (NaN stays NaN, -0.0 gives +0.0).">;
+def Plumb_NotOp : Plumb_UnaryOp<"not", Plumb_BoolTensor,
+  "Logical negation of an i1 tensor."> { let hasFolder = 1; }
+
+def Plumb_HardSigmoidOp : Plumb_UnaryOp<"hard_sigmoid", Plumb_FloatTensor,
+  "y = max(0, min(1, alpha * x + beta)), one multiply then one add (no fma).",
+  (ins F32Attr:$alpha, F32Attr:$beta)>;
+def Plumb_LeakyReluOp : Plumb_UnaryOp<"leaky_relu", Plumb_FloatTensor,
+  "y = x < 0 ? alpha * x : x.", (ins F32Attr:$alpha)>;
+def Plumb_ClipOp : Plumb_UnaryOp<"clip", Plumb_FloatTensor,
+  "y = min(max(x, min), max); NaN stays NaN. Bounds default to -inf/+inf.",
+  (ins F32Attr:$min, F32Attr:$max)>;
+def Plumb_GeluOp : Plumb_UnaryOp<"gelu", Plumb_FloatTensor,
+  "approximate = \"none\": y = 0.5 * x * (1 + erf(x / sqrt(2))); \"tanh\": "
+  "y = 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))); exact operation "
+  "sequence in docs/math.md.",
+  (ins DefaultValuedStrAttr<StrAttr, "none">:$approximate)> {
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise with numpy broadcasting
+//===----------------------------------------------------------------------===//
+
+class Plumb_BroadcastOp<string mnemonic, Type T, Type R, string sem>
+    : Plumb_Op<mnemonic, [Pure]> {
+  let summary = "Elementwise " # mnemonic # " with numpy broadcasting";
+  let description = sem # [{ Operands broadcast numpy-style to the result
+    shape; both operands have the same element type.
+
+    ```mlir
+    %z = plumb.}] # mnemonic # [{ %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins T:$lhs, T:$rhs);
+  let results = (outs R:$output);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Plumb_AddOp : Plumb_BroadcastOp<"add", Plumb_NumTensor, Plumb_NumTensor,
+  "z = x + y (IEEE; integers wrap).">;
+def Plumb_SubOp : Plumb_BroadcastOp<"sub", Plumb_NumTensor, Plumb_NumTensor,
+  "z = x - y (IEEE; integers wrap).">;
+def Plumb_MulOp : Plumb_BroadcastOp<"mul", Plumb_NumTensor, Plumb_NumTensor,
+  "z = x * y (IEEE; integers wrap).">;
+def Plumb_DivOp : Plumb_BroadcastOp<"div", Plumb_NumTensor, Plumb_NumTensor,
+  "z = x / y (IEEE; integers truncate toward zero, x / 0 = 0, INT_MIN / -1 = INT_MIN).">;
+def Plumb_PowOp : Plumb_BroadcastOp<"pow", Plumb_FloatTensor, Plumb_FloatTensor,
+  "z = x^y, Plumb's own pow (docs/math.md).">;
+def Plumb_EqualOp : Plumb_BroadcastOp<"equal", Plumb_Tensor, Plumb_BoolTensor,
+  "z = x == y (IEEE comparison: NaN is unequal to everything).">;
+def Plumb_LessOp : Plumb_BroadcastOp<"less", Plumb_NumTensor, Plumb_BoolTensor,
+  "z = x < y.">;
+def Plumb_LessOrEqualOp : Plumb_BroadcastOp<"less_or_equal", Plumb_NumTensor,
+  Plumb_BoolTensor, "z = x <= y.">;
+def Plumb_GreaterOp : Plumb_BroadcastOp<"greater", Plumb_NumTensor,
+  Plumb_BoolTensor, "z = x > y.">;
+def Plumb_GreaterOrEqualOp : Plumb_BroadcastOp<"greater_or_equal",
+  Plumb_NumTensor, Plumb_BoolTensor, "z = x >= y.">;
+def Plumb_AndOp : Plumb_BroadcastOp<"and", Plumb_BoolTensor, Plumb_BoolTensor,
+  "z = x and y.">;
+def Plumb_OrOp : Plumb_BroadcastOp<"or", Plumb_BoolTensor, Plumb_BoolTensor,
+  "z = x or y.">;
+
+class Plumb_VariadicOp<string mnemonic, Type T, string sem>
+    : Plumb_Op<mnemonic, [Pure]> {
+  let summary = "Elementwise " # mnemonic # " of one or more tensors";
+  let description = sem # [{ All operands broadcast numpy-style to the
+    result shape and are combined strictly left to right:
+    ((x0 op x1) op x2) ...
+
+    ```mlir
+    %z = plumb.}] # mnemonic # [{ %a, %b, %c : (tensor<4xf32>, tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<T>:$inputs);
+  let results = (outs T:$output);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, results)";
+  let hasVerifier = 1;
+}
+
+def Plumb_SumOp : Plumb_VariadicOp<"sum", Plumb_NumTensor, "Sum (IEEE additions).">;
+def Plumb_MaxOp : Plumb_VariadicOp<"max", Plumb_NumTensor,
+  "Maximum: NaN if either side is NaN; max(-0.0, +0.0) = +0.0."> {
+  let hasFolder = 1;
+}
+def Plumb_MinOp : Plumb_VariadicOp<"min", Plumb_NumTensor,
+  "Minimum: NaN if either side is NaN; min(-0.0, +0.0) = -0.0."> {
+  let hasFolder = 1;
+}
+
+def Plumb_WhereOp : Plumb_Op<"where", [Pure]> {
+  let summary = "Elementwise select with numpy broadcasting";
+  let description = [{
+    output = cond ? x : y, all three broadcast to the result shape. Moves bits.
+
+    ```mlir
+    %z = plumb.where %c, %x, %y : (tensor<4xi1>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_BoolTensor:$cond, Plumb_Tensor:$x, Plumb_Tensor:$y);
+  let results = (outs Plumb_Tensor:$output);
+  let assemblyFormat =
+      "$cond `,` $x `,` $y attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Plumb_CastOp : Plumb_Op<"cast", [Pure]> {
+  let summary = "Element type conversion";
+  let description = [{
+    Converts each element to the result element type. f32 -> integer truncates
+    toward zero; NaN gives 0 and out-of-range values saturate to the integer
+    range. Integer -> f32 rounds to nearest even. Anything -> i1 is `x != 0`;
+    i1 -> number gives 0 or 1. i64 -> i32 keeps the low 32 bits.
+
+    ```mlir
+    %y = plumb.cast %x : tensor<4xi64> -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_Tensor:$input);
+  let results = (outs Plumb_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+def Plumb_MatMulOp : Plumb_Op<"matmul", [Pure]> {
+  let summary = "numpy matmul (batched, broadcasting)";
+  let description = [{
+    numpy `matmul` semantics (1-D operands are promoted and the promoted
+    dimension removed, batch dimensions broadcast). Each output element is the
+    dot product over k = 0..K-1 in increasing order, reduced by `tree`
+    (products with fma inside each chunk).
+
+    ```mlir
+    %c = plumb.matmul %a, %b {tree = #plumb.tree<blocked 64>} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$lhs, Plumb_FloatTensor:$rhs,
+                       Plumb_OptTree:$tree);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Plumb_GemmOp : Plumb_Op<"gemm", [Pure]> {
+  let summary = "General matrix multiply Y = alpha * A' * B' + beta * C";
+  let description = [{
+    A' = trans_a ? A^T : A (M x K), B' likewise (K x N), C broadcasts to M x N.
+    Per element: t = dot over k in increasing order reduced by `tree`; if
+    alpha != 1, t = alpha * t; if C is present, t = t + (beta != 1 ? beta * c : c).
+
+    ```mlir
+    %y = plumb.gemm %a, %b, %c {alpha = 1.0 : f32, beta = 1.0 : f32, trans_a = false, trans_b = true} : (tensor<1x2048xf32>, tensor<1000x2048xf32>, tensor<1000xf32>) -> tensor<1x1000xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$a, Plumb_FloatTensor:$b,
+                       Optional<Plumb_FloatTensor>:$c, F32Attr:$alpha,
+                       F32Attr:$beta, BoolAttr:$trans_a, BoolAttr:$trans_b,
+                       Plumb_OptTree:$tree);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat =
+      "$a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Plumb_ConvOp : Plumb_Op<"conv", [Pure]> {
+  let summary = "N-d convolution (NCHW, OIHW weights, groups)";
+  let description = [{
+    ONNX Conv with explicit `pads` (begins then ends per spatial dim). Each
+    output element reduces over (input channel of its group, kernel position)
+    flattened with the last kernel dimension fastest, by `tree`; padded
+    positions are +0.0 terms; the bias is added after the reduction.
+
+    ```mlir
+    %y = plumb.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 2, 2, 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x1x28x28xf32>, tensor<8x1x5x5xf32>, tensor<8xf32>) -> tensor<1x8x28x28xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$input, Plumb_FloatTensor:$weight,
+                       Optional<Plumb_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations, I64Attr:$group,
+                       Plumb_OptTree:$tree);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Plumb_ConvTransposeOp : Plumb_Op<"conv_transpose", [Pure]> {
+  let summary = "N-d transposed convolution";
+  let description = [{
+    ONNX ConvTranspose with explicit `pads` and `output_padding` (output_shape
+    is resolved into pads at import). Each output element is a sum over the
+    (input channel, kernel position) pairs that reach it, in increasing order
+    of input channel then kernel position, reduced by `tree`; bias after.
+
+    ```mlir
+    %y = plumb.conv_transpose %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, group = 1 : i64} : (tensor<1x4x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x17x17xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$input, Plumb_FloatTensor:$weight,
+                       Optional<Plumb_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$output_padding, I64Attr:$group,
+                       Plumb_OptTree:$tree);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling and normalisation
+//===----------------------------------------------------------------------===//
+
+def Plumb_MaxPoolOp : Plumb_Op<"max_pool", [Pure]> {
+  let summary = "N-d max pooling";
+  let description = [{
+    ONNX MaxPool with explicit pads; padded positions are ignored. The window
+    is scanned in row-major order; NaN propagates.
+
+    ```mlir
+    %y = plumb.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false} : tensor<1x8x28x28xf32> -> tensor<1x8x14x14xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$input, DenseI64ArrayAttr:$kernel_shape,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations, BoolAttr:$ceil_mode);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def Plumb_AveragePoolOp : Plumb_Op<"average_pool", [Pure]> {
+  let summary = "N-d average pooling";
+  let description = [{
+    ONNX AveragePool with explicit pads. The window sum runs in row-major
+    window order by `tree`, then one division by the count (all window
+    positions if count_include_pad, else only those inside the input).
+
+    ```mlir
+    %y = plumb.average_pool %x {kernel_shape = array<i64: 7, 7>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, ceil_mode = false, count_include_pad = false} : tensor<1x2048x7x7xf32> -> tensor<1x2048x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$input, DenseI64ArrayAttr:$kernel_shape,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       BoolAttr:$ceil_mode, BoolAttr:$count_include_pad,
+                       Plumb_OptTree:$tree);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def Plumb_GlobalAveragePoolOp : Plumb_Op<"global_average_pool", [Pure]> {
+  let summary = "Mean over all spatial positions";
+  let description = [{
+    Sum over the spatial positions in row-major order by `tree`, then one
+    division by their count.
+
+    ```mlir
+    %y = plumb.global_average_pool %x : tensor<1x8x7x7xf32> -> tensor<1x8x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$input, Plumb_OptTree:$tree);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def Plumb_GlobalMaxPoolOp : Plumb_Op<"global_max_pool", [Pure]> {
+  let summary = "Maximum over all spatial positions";
+  let description = [{
+    Scans spatial positions in row-major order; NaN propagates.
+
+    ```mlir
+    %y = plumb.global_max_pool %x : tensor<1x8x7x7xf32> -> tensor<1x8x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$input);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def Plumb_BatchNormOp : Plumb_Op<"batch_norm", [Pure]> {
+  let summary = "Batch normalisation (inference)";
+  let description = [{
+    Per channel c (dimension 1): y = (x - mean[c]) / sqrt(var[c] + epsilon)
+    * scale[c] + bias[c], evaluated in exactly that order with IEEE operations
+    (one subtraction, one addition, one square root, one division, one
+    multiplication, one addition).
+
+    ```mlir
+    %y = plumb.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-05 : f32} : (tensor<1x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$input, Plumb_FloatTensor:$scale,
+                       Plumb_FloatTensor:$bias, Plumb_FloatTensor:$mean,
+                       Plumb_FloatTensor:$variance, F32Attr:$epsilon);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat =
+      "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Plumb_LayerNormOp : Plumb_Op<"layer_norm", [Pure]> {
+  let summary = "Layer normalisation over the trailing dimensions from `axis`";
+  let description = [{
+    Over the n = prod(shape[axis:]) trailing elements: mean = sum(x) / n,
+    var = sum((x - mean)^2) / n (sums by `tree`, squares as (x-mean)*(x-mean)),
+    y = (x - mean) / sqrt(var + epsilon) * scale + bias.
+
+    ```mlir
+    %y = plumb.layer_norm %x, %s, %b {axis = 2 : i64, epsilon = 1.0e-05 : f32} : (tensor<1x4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x4x8xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$input, Plumb_FloatTensor:$scale,
+                       Optional<Plumb_FloatTensor>:$bias, I64Attr:$axis,
+                       F32Attr:$epsilon, Plumb_OptTree:$tree);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat = "$input `,` $scale (`,` $bias^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+class Plumb_SoftmaxBase<string mnemonic, string sem>
+    : Plumb_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = mnemonic # " along one axis";
+  let description = sem # [{
+
+    ```mlir
+    %y = plumb.}] # mnemonic # [{ %x {axis = 1 : i64} : tensor<1x10xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$input, I64Attr:$axis,
+                       Plumb_OptTree:$tree);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Plumb_SoftmaxOp : Plumb_SoftmaxBase<"softmax",
+  "m = max along the axis (sequential), e_i = exp(x_i - m), s = sum of e by "
+  "`tree`, y_i = e_i / s. (ONNX opset < 13 flattening is imported as "
+  "reshapes around this op.)">;
+def Plumb_LogSoftmaxOp : Plumb_SoftmaxBase<"log_softmax",
+  "m = max along the axis, s = sum of exp(x_i - m) by `tree`, "
+  "y_i = (x_i - m) - log(s).">;
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Plumb_ReduceOp<string mnemonic, string sem, list<Trait> traits = []>
+    : Plumb_Op<mnemonic, !listconcat([Pure], traits)> {
+  let summary = mnemonic # " over a set of axes";
+  let description = sem # [{ `axes` are sorted, unique and non-negative; the
+    reduced elements of one output are visited in row-major order of the
+    reduced axes. Without `keepdims` the reduced axes are removed.
+
+    ```mlir
+    %y = plumb.}] # mnemonic # [{ %x {axes = array<i64: 1>, keepdims = true} : tensor<2x3xf32> -> tensor<2x1xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_NumTensor:$input, DenseI64ArrayAttr:$axes,
+                       BoolAttr:$keepdims, Plumb_OptTree:$tree);
+  let results = (outs Plumb_NumTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def Plumb_ReduceSumOp : Plumb_ReduceOp<"reduce_sum",
+  "Sum by `tree` (integers wrap).">;
+def Plumb_ReduceMeanOp : Plumb_ReduceOp<"reduce_mean",
+  "Sum by `tree`, then one division by the number of reduced elements.">;
+def Plumb_ReduceProdOp : Plumb_ReduceOp<"reduce_prod",
+  "Product with the shape of `tree`: chunks multiplied sequentially from 1.0, "
+  "then combined by stride-halving multiplication (padding 1.0).">;
+def Plumb_ReduceMaxOp : Plumb_ReduceOp<"reduce_max",
+  "Sequential maximum (NaN propagates; `tree` is ignored and absent).">;
+def Plumb_ReduceMinOp : Plumb_ReduceOp<"reduce_min",
+  "Sequential minimum (NaN propagates; `tree` is ignored and absent).">;
+
+def Plumb_ArgMaxOp : Plumb_Op<"arg_max", [Pure]> {
+  let summary = "Index of the maximum along an axis";
+  let description = [{
+    The first (or with `select_last_index` the last) index of the maximum;
+    a NaN counts as larger than everything.
+
+    ```mlir
+    %i = plumb.arg_max %x {axis = 1 : i64, keepdims = false, select_last_index = false} : tensor<1x10xf32> -> tensor<1xi64>
+    ```
+  }];
+  let arguments = (ins Plumb_NumTensor:$input, I64Attr:$axis,
+                       BoolAttr:$keepdims, BoolAttr:$select_last_index);
+  let results = (outs StaticShapeTensorOf<[I64]>:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement (no arithmetic: bits are moved, never changed)
+//===----------------------------------------------------------------------===//
+
+def Plumb_ReshapeOp : Plumb_Op<"reshape", [Pure]> {
+  let summary = "Reinterprets the row-major elements with a new shape";
+  let description = [{
+    Also the form of ONNX Flatten, Squeeze and Unsqueeze.
+
+    ```mlir
+    %y = plumb.reshape %x : tensor<1x16x4x4xf32> -> tensor<1x256xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_Tensor:$input);
+  let results = (outs Plumb_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Plumb_TransposeOp : Plumb_Op<"transpose", [Pure]> {
+  let summary = "Permutes dimensions: output dim i is input dim perm[i]";
+  let description = [{
+    ```mlir
+    %y = plumb.transpose %x {perm = array<i64: 0, 2, 3, 1>} : tensor<1x2x3x4xf32> -> tensor<1x3x4x2xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Plumb_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Plumb_ConcatOp : Plumb_Op<"concat", [Pure]> {
+  let summary = "Concatenates tensors along an axis";
+  let description = [{
+    ```mlir
+    %y = plumb.concat %a, %b {axis = 1 : i64} : (tensor<1x2xf32>, tensor<1x3xf32>) -> tensor<1x5xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Plumb_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Plumb_Tensor:$output);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Plumb_SplitOp : Plumb_Op<"split", [Pure]> {
+  let summary = "Splits a tensor along an axis into pieces of given sizes";
+  let description = [{
+    ```mlir
+    %a, %b = plumb.split %x {axis = 0 : i64, sizes = array<i64: 2, 4>} : tensor<6xf32> -> tensor<2xf32>, tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_Tensor:$input, I64Attr:$axis,
+                       DenseI64ArrayAttr:$sizes);
+  let results = (outs Variadic<Plumb_Tensor>:$outputs);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($outputs)";
+  let hasVerifier = 1;
+}
+
+def Plumb_SliceOp : Plumb_Op<"slice", [Pure]> {
+  let summary = "Strided slice with one start and step per dimension";
+  let description = [{
+    Output element i (per dimension d) is input element starts[d] + i *
+    steps[d]; the result type gives the count. Starts are in range and steps
+    non-zero (negative steps walk backwards).
+
+    ```mlir
+    %y = plumb.slice %x {starts = array<i64: 0, 1>, steps = array<i64: 1, 2>} : tensor<4x8xf32> -> tensor<4x4xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_Tensor:$input, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$steps);
+  let results = (outs Plumb_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Plumb_GatherOp : Plumb_Op<"gather", [Pure]> {
+  let summary = "Gathers slices along an axis by index";
+  let description = [{
+    ONNX Gather: output shape is data[:axis] + indices + data[axis+1:].
+    Negative indices count from the end; an index out of range is a run-time
+    error.
+
+    ```mlir
+    %y = plumb.gather %data, %idx {axis = 0 : i64} : (tensor<5x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_Tensor:$data, Plumb_IndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs Plumb_Tensor:$output);
+  let assemblyFormat =
+      "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Plumb_ExpandOp : Plumb_Op<"expand", [Pure]> {
+  let summary = "Broadcasts a tensor to the result shape";
+  let description = [{
+    ```mlir
+    %y = plumb.expand %x : tensor<3x1xf32> -> tensor<2x3x4xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_Tensor:$input);
+  let results = (outs Plumb_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Plumb_PadOp : Plumb_Op<"pad", [Pure]> {
+  let summary = "Pads with a constant, by reflection or by edge replication";
+  let description = [{
+    `pads` holds the begin pads of every dimension then the end pads (all
+    non-negative). `mode` is "constant" (fill with `value`), "reflect" or
+    "edge".
+
+    ```mlir
+    %y = plumb.pad %x {mode = "constant", pads = array<i64: 0, 1, 0, 1>, value = 0.0 : f32} : tensor<2x3xf32> -> tensor<2x5xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_Tensor:$input, DenseI64ArrayAttr:$pads,
+                       StrAttr:$mode, TypedAttrInterface:$value);
+  let results = (outs Plumb_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def Plumb_TileOp : Plumb_Op<"tile", [Pure]> {
+  let summary = "Repeats a tensor along each dimension";
+  let description = [{
+    ```mlir
+    %y = plumb.tile %x {repeats = array<i64: 2, 1>} : tensor<2x3xf32> -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_Tensor:$input, DenseI64ArrayAttr:$repeats);
+  let results = (outs Plumb_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def Plumb_ResizeOp : Plumb_Op<"resize", [Pure]> {
+  let summary = "Nearest or linear resampling";
+  let description = [{
+    ONNX Resize with one scale per dimension (`scales`) and the result type
+    giving the output size. `mode` is "nearest" or "linear";
+    `coordinate_transformation_mode` is one of half_pixel, asymmetric,
+    align_corners, pytorch_half_pixel; `nearest_mode` one of
+    round_prefer_floor, round_prefer_ceil, floor, ceil. The float operation
+    sequence for coordinates and weights is in docs/determinism.md.
+
+    ```mlir
+    %y = plumb.resize %x {mode = "nearest", coordinate_transformation_mode = "asymmetric", nearest_mode = "floor", scales = array<f32: 1.0, 1.0, 2.0, 2.0>} : tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$input, StrAttr:$mode,
+                       StrAttr:$coordinate_transformation_mode,
+                       StrAttr:$nearest_mode, DenseF32ArrayAttr:$scales);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Recurrent networks
+//===----------------------------------------------------------------------===//
+
+def Plumb_LSTMOp : Plumb_Op<"lstm", [Pure, AttrSizedOperandSegments]> {
+  let summary = "ONNX LSTM (layout 0, default activations)";
+  let description = [{
+    X [seq, batch, input], W [dirs, 4H, input], R [dirs, 4H, H], B [dirs, 8H],
+    initial_h/initial_c [dirs, batch, H], P [dirs, 3H]. Gate order i, o, f, c.
+    Per step: g = (x_t . W^T by `tree`) + (h . R^T by `tree`) + Wb + Rb (added
+    in that order), i = sigmoid(g_i + p_i*c), f = sigmoid(g_f + p_f*c),
+    c' = f*c + i*tanh(g_c), o = sigmoid(g_o + p_o*c'), h' = o*tanh(c').
+    Results Y [seq, dirs, batch, H], Y_h and Y_c [dirs, batch, H].
+
+    ```mlir
+    %y, %yh, %yc = plumb.lstm %x, %w, %r, %b, %h0, %c0 {direction = "forward", hidden_size = 128 : i64} : (...) -> (...)
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$x, Plumb_FloatTensor:$w,
+                       Plumb_FloatTensor:$r, Optional<Plumb_FloatTensor>:$b,
+                       Optional<Plumb_FloatTensor>:$initial_h,
+                       Optional<Plumb_FloatTensor>:$initial_c,
+                       Optional<Plumb_FloatTensor>:$p, StrAttr:$direction,
+                       I64Attr:$hidden_size, OptionalAttr<F32Attr>:$clip,
+                       BoolAttr:$input_forget, Plumb_OptTree:$tree);
+  let results = (outs Plumb_FloatTensor:$y, Plumb_FloatTensor:$y_h,
+                      Plumb_FloatTensor:$y_c);
+  let assemblyFormat = [{
+    $x `,` $w `,` $r (`bias` $b^)? (`initial_h` $initial_h^)?
+    (`initial_c` $initial_c^)? (`peephole` $p^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Plumb_GRUOp : Plumb_Op<"gru", [Pure, AttrSizedOperandSegments]> {
+  let summary = "ONNX GRU (layout 0, default activations)";
+  let description = [{
+    X [seq, batch, input], W [dirs, 3H, input], R [dirs, 3H, H], B [dirs, 6H],
+    initial_h [dirs, batch, H]. Gate order z, r, h. Per step, with dot
+    products by `tree`: z = sigmoid(xWz + hRz + Wbz + Rbz), r likewise,
+    n = tanh(xWh + (r*(hRh + Rbh) if linear_before_reset else (r*h)Rh + Rbh)
+    + Wbh), h' = (1 - z)*n + z*h. Results Y [seq, dirs, batch, H] and Y_h.
+
+    ```mlir
+    %y, %yh = plumb.gru %x, %w, %r {direction = "forward", hidden_size = 16 : i64, linear_before_reset = false} : (...) -> (...)
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$x, Plumb_FloatTensor:$w,
+                       Plumb_FloatTensor:$r, Optional<Plumb_FloatTensor>:$b,
+                       Optional<Plumb_FloatTensor>:$initial_h,
+                       StrAttr:$direction, I64Attr:$hidden_size,
+                       OptionalAttr<F32Attr>:$clip,
+                       BoolAttr:$linear_before_reset, Plumb_OptTree:$tree);
+  let results = (outs Plumb_FloatTensor:$y, Plumb_FloatTensor:$y_h);
+  let assemblyFormat = [{
+    $x `,` $w `,` $r (`bias` $b^)? (`initial_h` $initial_h^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+def Plumb_IfOp : Plumb_Op<"if", [RecursiveMemoryEffects, NoRegionArguments]> {
+  let summary = "Data-dependent choice between two regions";
+  let description = [{
+    ONNX If whose condition is not known at import time (a known condition is
+    replaced by its taken branch). Both regions yield values of the result
+    types; both are verified. Regions may use values from enclosing scopes.
+
+    ```mlir
+    %r = plumb.if %c : tensor<i1> -> tensor<2xf32> {
+      plumb.yield %a : tensor<2xf32>
+    } else {
+      plumb.yield %b : tensor<2xf32>
+    }
+    ```
+  }];
+  let arguments = (ins StaticShapeTensorOf<[I1]>:$cond);
+  let results = (outs Variadic<Plumb_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$then_region, SizedRegion<1>:$else_region);
+  let assemblyFormat = [{
+    $cond `:` type($cond) (`->` type($results)^)? $then_region `else`
+    $else_region attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Plumb_YieldOp : Plumb_Op<"yield",
+    [Pure, Terminator, ReturnLike, ParentOneOf<["IfOp"]>]> {
+  let summary = "Yields the results of a plumb.if region";
+  let description = [{
+    ```mlir
+    plumb.yield %a : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Plumb_Tensor>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+#endif // PLUMB_OPS_TD

@@ -1,0 +1,175 @@
+//===- lib/Importer/ImporterImpl.h - Importer internals --------*- C++ -*-===//
+//
+// Part of Plumb. The state shared by the graph driver (OnnxImporter.cpp) and
+// the per-operator handlers (OnnxOps*.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLUMB_LIB_IMPORTER_IMPORTERIMPL_H
+#define PLUMB_LIB_IMPORTER_IMPORTERIMPL_H
+
+#include "plumb/Importer/OnnxImporter.h"
+
+#include "dialects/Plumb/IR/PlumbLiteral.h"
+#include "dialects/Plumb/IR/PlumbOps.h"
+#include "dialects/Plumb/IR/PlumbShapes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+
+#include "onnx/onnx_pb.h"
+
+namespace plumb {
+namespace importer {
+
+/// Names visible in one graph; subgraphs chain to their parent scope.
+struct Scope {
+  llvm::StringMap<mlir::Value> values;
+  Scope *parent = nullptr;
+  int depth = 0;
+};
+
+/// One ONNX node being imported.
+struct NodeCtx {
+  const onnx::NodeProto &proto;
+  int64_t index;
+  mlir::Location loc;
+  int64_t opset;
+  llvm::SmallVector<mlir::Value> inputs;  // null where an optional is absent
+  llvm::SmallVector<mlir::Value> outputs; // filled by the handler
+  Scope *scope;
+
+  int64_t numInputs() const { return inputs.size(); }
+  mlir::Value in(int64_t i) const {
+    return i < (int64_t)inputs.size() ? inputs[i] : mlir::Value();
+  }
+  llvm::StringRef opType() const { return proto.op_type(); }
+};
+
+class Importer;
+using OpHandler = mlir::LogicalResult (*)(Importer &, NodeCtx &);
+
+/// The handler table: ONNX op type -> handler.
+const llvm::StringMap<OpHandler> &opHandlers();
+
+class Importer {
+public:
+  Importer(mlir::MLIRContext &ctx, const ImportOptions &options,
+           std::string modelDir)
+      : ctx(ctx), b(&ctx), options(options), modelDir(std::move(modelDir)) {}
+
+  mlir::OwningOpRef<mlir::ModuleOp> run(const onnx::ModelProto &model,
+                                        const std::string &path,
+                                        ImportError &err);
+
+  // --- used by handlers -----------------------------------------------------
+  mlir::MLIRContext &ctx;
+  mlir::OpBuilder b;
+
+  /// Emits an error at the node (collected into the node's message).
+  mlir::InFlightDiagnostic error(NodeCtx &n) { return mlir::emitError(n.loc); }
+  shapes::EmitFn emitter(NodeCtx &n) {
+    return [this, &n]() { return error(n); };
+  }
+
+  static llvm::ArrayRef<int64_t> shapeOf(mlir::Value v) {
+    return mlir::cast<mlir::RankedTensorType>(v.getType()).getShape();
+  }
+  static mlir::Type eltOf(mlir::Value v) {
+    return mlir::cast<mlir::RankedTensorType>(v.getType()).getElementType();
+  }
+  static mlir::RankedTensorType tensorType(llvm::ArrayRef<int64_t> shape,
+                                           mlir::Type elt) {
+    return mlir::RankedTensorType::get(shape, elt);
+  }
+
+  /// Creates `OpTy` (folding it when its operands are constants) and verifies
+  /// it, so errors point at the node.
+  template <typename OpTy, typename... Args>
+  mlir::FailureOr<mlir::Value> make(NodeCtx &n, Args &&...args) {
+    llvm::SmallVector<mlir::Value, 1> results;
+    b.createOrFold<OpTy>(results, n.loc, std::forward<Args>(args)...);
+    if (results.empty())
+      return mlir::failure();
+    if (mlir::Operation *op = results[0].getDefiningOp())
+      if (mlir::failed(mlir::verify(op)))
+        return mlir::failure();
+    return results[0];
+  }
+  /// Like make() for ops with several results (never folded).
+  template <typename OpTy, typename... Args>
+  mlir::FailureOr<OpTy> makeOp(NodeCtx &n, Args &&...args) {
+    auto op = OpTy::create(b, n.loc, std::forward<Args>(args)...);
+    if (mlir::failed(mlir::verify(op)))
+      return mlir::failure();
+    return op;
+  }
+
+  /// The value of a constant operand (null if not constant or too large).
+  std::optional<Literal> constant(mlir::Value v) const;
+  /// Input `i` as constant integers; fails naming the input when it is not
+  /// known at import time. `what` is the ONNX input name ("shape", "axes").
+  mlir::FailureOr<llvm::SmallVector<int64_t>> constInts(NodeCtx &n, int64_t i,
+                                                        llvm::StringRef what);
+  /// Input `i` as constant floats.
+  mlir::FailureOr<llvm::SmallVector<float>> constFloats(NodeCtx &n, int64_t i,
+                                                        llvm::StringRef what);
+
+  mlir::Value constantOf(mlir::DenseElementsAttr attr);
+  mlir::Value constI64(llvm::ArrayRef<int64_t> shape,
+                       llvm::ArrayRef<int64_t> values);
+
+  // Attributes, type-checked: a wrong type is an error naming the attribute.
+  const onnx::AttributeProto *attr(NodeCtx &n, llvm::StringRef name);
+  mlir::FailureOr<int64_t> attrInt(NodeCtx &n, llvm::StringRef name,
+                                   std::optional<int64_t> dflt);
+  mlir::FailureOr<float> attrFloat(NodeCtx &n, llvm::StringRef name,
+                                   std::optional<float> dflt);
+  mlir::FailureOr<std::string> attrString(NodeCtx &n, llvm::StringRef name,
+                                          std::optional<std::string> dflt);
+  mlir::FailureOr<llvm::SmallVector<int64_t>>
+  attrInts(NodeCtx &n, llvm::StringRef name,
+           std::optional<llvm::SmallVector<int64_t>> dflt);
+  mlir::FailureOr<llvm::SmallVector<float>>
+  attrFloats(NodeCtx &n, llvm::StringRef name,
+             std::optional<llvm::SmallVector<float>> dflt);
+  mlir::FailureOr<std::vector<std::string>>
+  attrStrings(NodeCtx &n, llvm::StringRef name);
+  mlir::FailureOr<mlir::DenseElementsAttr> attrTensor(NodeCtx &n,
+                                                       llvm::StringRef name);
+
+  /// Converts a decoded tensor to an attribute.
+  mlir::DenseElementsAttr toAttr(const TensorValue &t);
+  mlir::Type mlirType(DType t);
+
+  /// Imports a subgraph's nodes into the current insertion point under a new
+  /// child scope of `parent`; `outputs` receives the graph outputs.
+  mlir::LogicalResult importGraph(const onnx::GraphProto &g, Scope &parent,
+                                  llvm::SmallVectorImpl<mlir::Value> &outputs);
+
+  /// Error text collected from diagnostics for the node being imported.
+  std::string diagText;
+
+private:
+  mlir::LogicalResult importGraphInScope(const onnx::GraphProto &g,
+                                         Scope &scope,
+                                         llvm::SmallVectorImpl<mlir::Value> &outputs);
+  mlir::LogicalResult importNode(const onnx::NodeProto &node, int64_t index,
+                                 Scope &scope);
+  mlir::Location nodeLoc(const onnx::NodeProto &node, int64_t index);
+  void collectUnsupported(const onnx::GraphProto &g,
+                          std::vector<std::string> &out, int depth);
+
+  const ImportOptions &options;
+  std::string modelDir;
+  std::string fileName;
+  int64_t opset = 0;
+  /// Set by the first failing node: its description.
+  std::string failedNode;
+  bool failedWithMessage = false;
+};
+
+} // namespace importer
+} // namespace plumb
+
+#endif // PLUMB_LIB_IMPORTER_IMPORTERIMPL_H

@@ -1,0 +1,605 @@
+//===- lib/Importer/OnnxImporter.cpp - ONNX graphs to plumb IR ------------===//
+//
+// Part of Plumb. The graph driver: builds `func.func @main` from the graph's
+// inputs and outputs, imports nodes in topological order through the handler
+// table (OnnxOps.cpp), folds shape computations as it goes (every tensor ends
+// up with a static shape) and turns large constants into resource blobs.
+//
+//===----------------------------------------------------------------------===//
+#include "ImporterImpl.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/Support/Path.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+namespace plumb {
+namespace importer {
+
+//===----------------------------------------------------------------------===//
+// Types and constants
+//===----------------------------------------------------------------------===//
+
+Type Importer::mlirType(DType t) {
+  switch (t) {
+  case DType::F32:
+    return b.getF32Type();
+  case DType::I64:
+    return b.getI64Type();
+  case DType::I32:
+    return b.getI32Type();
+  case DType::Bool:
+    return b.getI1Type();
+  }
+  return {};
+}
+
+DenseElementsAttr Importer::toAttr(const TensorValue &t) {
+  auto type = RankedTensorType::get(t.shape, mlirType(t.dtype));
+  if (t.dtype == DType::Bool) {
+    SmallVector<bool> v(t.data.size());
+    for (size_t i = 0; i < t.data.size(); ++i)
+      v[i] = t.data[i] != 0;
+    return DenseElementsAttr::get(type, ArrayRef<bool>(v));
+  }
+  if (t.dtype == DType::F32) {
+    // Canonicalise NaN payloads of weights as every stored value is.
+    std::vector<float> v(t.data.size() / 4);
+    std::memcpy(v.data(), t.data.data(), v.size() * 4);
+    for (float &x : v)
+      x = canonicalNaN(x);
+    return DenseElementsAttr::get(type, ArrayRef<float>(v));
+  }
+  return DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(t.data.data(), t.data.size()));
+}
+
+Value Importer::constantOf(DenseElementsAttr attr) {
+  return ConstantOp::create(b, b.getUnknownLoc(), attr);
+}
+
+Value Importer::constI64(ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get(shape, b.getI64Type());
+  return constantOf(DenseElementsAttr::get(type, values));
+}
+
+std::optional<Literal> Importer::constant(Value v) const {
+  if (!v)
+    return std::nullopt;
+  auto c = v.getDefiningOp<ConstantOp>();
+  if (!c)
+    return std::nullopt;
+  return Literal::from(c.getValue());
+}
+
+FailureOr<SmallVector<int64_t>> Importer::constInts(NodeCtx &n, int64_t i,
+                                                    StringRef what) {
+  Value v = n.in(i);
+  if (!v)
+    return error(n) << "input '" << what << "' is missing";
+  auto lit = constant(v);
+  if (!lit || lit->isFloat)
+    return error(n) << "input '" << what
+                    << "' must be an integer tensor known at import time "
+                       "(it is computed from model inputs; bind them with "
+                       "--input-shape/--input-value)";
+  return SmallVector<int64_t>(lit->i.begin(), lit->i.end());
+}
+
+FailureOr<SmallVector<float>> Importer::constFloats(NodeCtx &n, int64_t i,
+                                                    StringRef what) {
+  Value v = n.in(i);
+  if (!v)
+    return error(n) << "input '" << what << "' is missing";
+  auto lit = constant(v);
+  if (!lit || !lit->isFloat)
+    return error(n) << "input '" << what
+                    << "' must be a float tensor known at import time";
+  return SmallVector<float>(lit->f.begin(), lit->f.end());
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+static const char *attrTypeName(int t) {
+  switch (t) {
+  case onnx::AttributeProto::FLOAT:
+    return "FLOAT";
+  case onnx::AttributeProto::INT:
+    return "INT";
+  case onnx::AttributeProto::STRING:
+    return "STRING";
+  case onnx::AttributeProto::TENSOR:
+    return "TENSOR";
+  case onnx::AttributeProto::GRAPH:
+    return "GRAPH";
+  case onnx::AttributeProto::FLOATS:
+    return "FLOATS";
+  case onnx::AttributeProto::INTS:
+    return "INTS";
+  case onnx::AttributeProto::STRINGS:
+    return "STRINGS";
+  case onnx::AttributeProto::TENSORS:
+    return "TENSORS";
+  case onnx::AttributeProto::GRAPHS:
+    return "GRAPHS";
+  case onnx::AttributeProto::SPARSE_TENSOR:
+    return "SPARSE_TENSOR";
+  default:
+    return "UNDEFINED";
+  }
+}
+
+const onnx::AttributeProto *Importer::attr(NodeCtx &n, StringRef name) {
+  for (const auto &a : n.proto.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+/// The attribute's declared type; old exporters leave `type` unset, so infer
+/// it from which field holds data.
+static int effectiveType(const onnx::AttributeProto &a) {
+  if (a.type() != onnx::AttributeProto::UNDEFINED)
+    return a.type();
+  if (a.ints_size())
+    return onnx::AttributeProto::INTS;
+  if (a.floats_size())
+    return onnx::AttributeProto::FLOATS;
+  if (a.strings_size())
+    return onnx::AttributeProto::STRINGS;
+  if (a.has_t())
+    return onnx::AttributeProto::TENSOR;
+  if (a.has_g())
+    return onnx::AttributeProto::GRAPH;
+  if (a.has_s())
+    return onnx::AttributeProto::STRING;
+  if (a.has_f())
+    return onnx::AttributeProto::FLOAT;
+  if (a.has_i())
+    return onnx::AttributeProto::INT;
+  return onnx::AttributeProto::UNDEFINED;
+}
+
+static InFlightDiagnostic wrongType(Importer &im, NodeCtx &n, StringRef name,
+                                    StringRef want,
+                                    const onnx::AttributeProto &a) {
+  return im.error(n) << "attribute '" << name << "' must be " << want
+                     << ", got " << attrTypeName(effectiveType(a));
+}
+
+FailureOr<int64_t> Importer::attrInt(NodeCtx &n, StringRef name,
+                                     std::optional<int64_t> dflt) {
+  const auto *a = attr(n, name);
+  if (!a) {
+    if (dflt)
+      return *dflt;
+    return error(n) << "required attribute '" << name << "' is missing";
+  }
+  if (effectiveType(*a) != onnx::AttributeProto::INT)
+    return wrongType(*this, n, name, "an int", *a);
+  return a->i();
+}
+
+FailureOr<float> Importer::attrFloat(NodeCtx &n, StringRef name,
+                                     std::optional<float> dflt) {
+  const auto *a = attr(n, name);
+  if (!a) {
+    if (dflt)
+      return *dflt;
+    return error(n) << "required attribute '" << name << "' is missing";
+  }
+  if (effectiveType(*a) != onnx::AttributeProto::FLOAT)
+    return wrongType(*this, n, name, "a float", *a);
+  return a->f();
+}
+
+FailureOr<std::string> Importer::attrString(NodeCtx &n, StringRef name,
+                                            std::optional<std::string> dflt) {
+  const auto *a = attr(n, name);
+  if (!a) {
+    if (dflt)
+      return *dflt;
+    return error(n) << "required attribute '" << name << "' is missing";
+  }
+  if (effectiveType(*a) != onnx::AttributeProto::STRING)
+    return wrongType(*this, n, name, "a string", *a);
+  return a->s();
+}
+
+FailureOr<SmallVector<int64_t>>
+Importer::attrInts(NodeCtx &n, StringRef name,
+                   std::optional<SmallVector<int64_t>> dflt) {
+  const auto *a = attr(n, name);
+  if (!a) {
+    if (dflt)
+      return *dflt;
+    return error(n) << "required attribute '" << name << "' is missing";
+  }
+  int t = effectiveType(*a);
+  if (t != onnx::AttributeProto::INTS && t != onnx::AttributeProto::UNDEFINED)
+    return wrongType(*this, n, name, "ints", *a);
+  return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+FailureOr<SmallVector<float>>
+Importer::attrFloats(NodeCtx &n, StringRef name,
+                     std::optional<SmallVector<float>> dflt) {
+  const auto *a = attr(n, name);
+  if (!a) {
+    if (dflt)
+      return *dflt;
+    return error(n) << "required attribute '" << name << "' is missing";
+  }
+  int t = effectiveType(*a);
+  if (t != onnx::AttributeProto::FLOATS && t != onnx::AttributeProto::UNDEFINED)
+    return wrongType(*this, n, name, "floats", *a);
+  return SmallVector<float>(a->floats().begin(), a->floats().end());
+}
+
+FailureOr<std::vector<std::string>> Importer::attrStrings(NodeCtx &n,
+                                                          StringRef name) {
+  const auto *a = attr(n, name);
+  if (!a)
+    return std::vector<std::string>{};
+  int t = effectiveType(*a);
+  if (t != onnx::AttributeProto::STRINGS && t != onnx::AttributeProto::UNDEFINED)
+    return wrongType(*this, n, name, "strings", *a);
+  return std::vector<std::string>(a->strings().begin(), a->strings().end());
+}
+
+FailureOr<DenseElementsAttr> Importer::attrTensor(NodeCtx &n, StringRef name) {
+  const auto *a = attr(n, name);
+  if (!a)
+    return error(n) << "required attribute '" << name << "' is missing";
+  if (effectiveType(*a) != onnx::AttributeProto::TENSOR)
+    return wrongType(*this, n, name, "a tensor", *a);
+  TensorValue t;
+  ImportError e;
+  if (!decodeTensor(a->t(), modelDir, options.limits,
+                    "attribute '" + name.str() + "'", t, e))
+    return error(n) << e.message;
+  return toAttr(t);
+}
+
+//===----------------------------------------------------------------------===//
+// Graphs and nodes
+//===----------------------------------------------------------------------===//
+
+Location Importer::nodeLoc(const onnx::NodeProto &node, int64_t index) {
+  return NameLoc::get(StringAttr::get(&ctx, describeNode(node, index)),
+                      FileLineColLoc::get(&ctx, fileName, 0, 0));
+}
+
+void Importer::collectUnsupported(const onnx::GraphProto &g,
+                                  std::vector<std::string> &out, int depth) {
+  const auto &table = opHandlers();
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto &node = g.node(i);
+    bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+    if (!defaultDomain || !table.count(node.op_type())) {
+      std::string name = node.op_type();
+      if (!defaultDomain)
+        name = node.domain() + "." + name;
+      out.push_back(name + " (" + describeNode(node, i) + ")");
+    }
+    if (depth < options.limits.maxGraphDepth)
+      for (const auto &a : node.attribute()) {
+        if (a.has_g())
+          collectUnsupported(a.g(), out, depth + 1);
+        for (const auto &sg : a.graphs())
+          collectUnsupported(sg, out, depth + 1);
+      }
+  }
+}
+
+LogicalResult Importer::importNode(const onnx::NodeProto &node, int64_t index,
+                                   Scope &scope) {
+  NodeCtx n{node, index, nodeLoc(node, index), opset, {}, {}, &scope};
+  for (const auto &name : node.input()) {
+    if (name.empty()) {
+      n.inputs.push_back(Value());
+      continue;
+    }
+    Value v;
+    for (Scope *s = &scope; s && !v; s = s->parent) {
+      auto it = s->values.find(name);
+      if (it != s->values.end())
+        v = it->second;
+    }
+    if (!v) {
+      diagText = "uses tensor '" + name + "' which is not defined";
+      failedNode = describeNode(node, index);
+      return failure();
+    }
+    n.inputs.push_back(v);
+  }
+  auto handler = opHandlers().find(node.op_type());
+  if (handler == opHandlers().end()) {
+    diagText = "unsupported operator " + node.op_type();
+    failedNode = describeNode(node, index);
+    return failure();
+  }
+  diagText.clear();
+  if (failed(handler->second(*this, n))) {
+    failedNode = describeNode(node, index);
+    if (diagText.empty())
+      diagText = "could not be imported";
+    return failure();
+  }
+  int used = 0;
+  for (int i = 0; i < node.output_size(); ++i) {
+    if (node.output(i).empty())
+      continue;
+    if (i >= (int)n.outputs.size() || !n.outputs[i]) {
+      failedNode = describeNode(node, index);
+      diagText = "output " + std::to_string(i) + " ('" + node.output(i) +
+                 "') is not supported by Plumb";
+      return failure();
+    }
+    scope.values[node.output(i)] = n.outputs[i];
+    ++used;
+  }
+  (void)used;
+  return success();
+}
+
+LogicalResult Importer::importGraphInScope(const onnx::GraphProto &g,
+                                           Scope &scope,
+                                           SmallVectorImpl<Value> &outputs) {
+  // Names defined before the graph's nodes run: everything visible.
+  std::set<std::string> available;
+  for (Scope *s = &scope; s; s = s->parent)
+    for (auto &kv : s->values)
+      available.insert(kv.first().str());
+  for (const auto &init : g.initializer())
+    available.insert(init.name());
+  for (const auto &in : g.input())
+    available.insert(in.name());
+  std::vector<int> order;
+  ImportError err;
+  if (!topologicalOrder(g, available, order, err)) {
+    diagText = err.message;
+    return failure();
+  }
+  for (const auto &init : g.initializer()) {
+    if (scope.values.count(init.name()))
+      continue;
+    TensorValue t;
+    if (!decodeTensor(init, modelDir, options.limits,
+                      "initializer '" + init.name() + "'", t, err)) {
+      diagText = err.message;
+      return failure();
+    }
+    scope.values[init.name()] = constantOf(toAttr(t));
+  }
+  for (int idx : order)
+    if (failed(importNode(g.node(idx), idx, scope)))
+      return failure();
+  for (const auto &out : g.output()) {
+    Value v;
+    for (Scope *s = &scope; s && !v; s = s->parent) {
+      auto it = s->values.find(out.name());
+      if (it != s->values.end())
+        v = it->second;
+    }
+    if (!v) {
+      diagText = "graph output '" + out.name() + "' is never produced";
+      return failure();
+    }
+    outputs.push_back(v);
+  }
+  return success();
+}
+
+LogicalResult Importer::importGraph(const onnx::GraphProto &g, Scope &parent,
+                                    SmallVectorImpl<Value> &outputs) {
+  if (parent.depth + 1 > options.limits.maxGraphDepth) {
+    diagText = "subgraphs nest deeper than " +
+               std::to_string(options.limits.maxGraphDepth) + " levels";
+    return failure();
+  }
+  Scope child;
+  child.parent = &parent;
+  child.depth = parent.depth + 1;
+  // Save and restore the node being imported's error context.
+  std::string savedNode = failedNode;
+  if (failed(importGraphInScope(g, child, outputs)))
+    return failure();
+  failedNode = savedNode;
+  return success();
+}
+
+/// Replaces large dense constants by dense_resource blobs.
+static void moveLargeConstantsToResources(ModuleOp module, int64_t threshold) {
+  OpBuilder b(module.getContext());
+  int counter = 0;
+  module.walk([&](ConstantOp c) {
+    auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+    if (!dense || dense.isSplat())
+      return;
+    ArrayRef<char> raw = dense.getRawData();
+    if ((int64_t)raw.size() < threshold || dense.getElementType().isInteger(1))
+      return;
+    auto blob = HeapAsmResourceBlob::allocateAndCopyInferAlign(raw);
+    std::string name = "w" + std::to_string(counter++);
+    auto attr = DenseResourceElementsAttr::get(
+        cast<ShapedType>(dense.getType()), name, std::move(blob));
+    c.setValueAttr(attr);
+  });
+}
+
+OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
+                                    const std::string &path,
+                                    ImportError &err) {
+  fileName = llvm::sys::path::filename(path).str();
+  if (!checkModelHeader(model, opset, err))
+    return nullptr;
+  const onnx::GraphProto &g = model.graph();
+
+  // Every unsupported operator at once, before any other work.
+  std::vector<std::string> unsupported;
+  collectUnsupported(g, unsupported, 0);
+  if (!unsupported.empty()) {
+    std::sort(unsupported.begin(), unsupported.end());
+    std::string msg = "unsupported operators: ";
+    for (size_t i = 0; i < unsupported.size(); ++i)
+      msg += (i ? ", " : "") + unsupported[i];
+    err = {msg, 1};
+    return nullptr;
+  }
+
+  // Collect diagnostics as text for the failing node's message.
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    if (d.getSeverity() != DiagnosticSeverity::Error)
+      return success();
+    if (!diagText.empty())
+      diagText += "; ";
+    diagText += d.str();
+    return success();
+  });
+
+  // Graph interface: inputs that are not initializers, in order.
+  std::set<std::string> initNames;
+  for (const auto &init : g.initializer())
+    initNames.insert(init.name());
+  SmallVector<Type> argTypes;
+  SmallVector<const onnx::ValueInfoProto *> args;
+  for (const auto &in : g.input()) {
+    if (initNames.count(in.name()))
+      continue;
+    if (!in.type().has_tensor_type()) {
+      err = {"input '" + in.name() + "' is not a tensor", 1};
+      return nullptr;
+    }
+    DType dt;
+    int32_t et = in.type().tensor_type().elem_type();
+    if (!dtypeFromOnnx(et, dt)) {
+      err = {"input '" + in.name() + "' has element type " +
+                 onnxTypeName(et) +
+                 ", which Plumb does not support (float, int64, int32, bool)",
+             1};
+      return nullptr;
+    }
+    std::vector<int64_t> shape;
+    if (!resolveInputShape(in, options.bindings, options.limits, shape, err))
+      return nullptr;
+    argTypes.push_back(RankedTensorType::get(shape, mlirType(dt)));
+    args.push_back(&in);
+  }
+  for (const auto &kv : options.bindings.inputShapes) {
+    bool found = llvm::any_of(args, [&](const onnx::ValueInfoProto *a) {
+      return a->name() == kv.first;
+    });
+    if (!found) {
+      err = {"--input-shape names '" + kv.first +
+                 "', which is not an input of the model",
+             2};
+      return nullptr;
+    }
+  }
+
+  auto module = ModuleOp::create(b.getUnknownLoc());
+  OwningOpRef<ModuleOp> owned(module);
+  module->setAttr("plumb.contract", b.getStringAttr("plumb-det-v1"));
+  module->setAttr("plumb.opset", b.getI64IntegerAttr(opset));
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = func::FuncOp::create(b, b.getUnknownLoc(), "main",
+                                   b.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+
+  Scope top;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &name = args[i]->name();
+    func.setArgAttr(i, "plumb.name", b.getStringAttr(name));
+    top.values[name] = entry->getArgument(i);
+    auto bound = options.bindings.inputValues.find(name);
+    if (bound != options.bindings.inputValues.end()) {
+      auto type = cast<RankedTensorType>(argTypes[i]);
+      DType dt;
+      dtypeFromOnnx(args[i]->type().tensor_type().elem_type(), dt);
+      TensorValue tv;
+      if (!convertInputValue(name, bound->second, dt,
+                             std::vector<int64_t>(type.getShape().begin(),
+                                                  type.getShape().end()),
+                             tv, err))
+        return nullptr;
+      DenseElementsAttr value = toAttr(tv);
+      func.setArgAttr(i, "plumb.bound_value", value);
+      top.values[name] = constantOf(value);
+    }
+  }
+  for (const auto &kv : options.bindings.inputValues)
+    if (!llvm::any_of(args, [&](const onnx::ValueInfoProto *a) {
+          return a->name() == kv.first;
+        })) {
+      err = {"--input-value names '" + kv.first +
+                 "', which is not an input of the model",
+             2};
+      return nullptr;
+    }
+
+  SmallVector<Value> outputs;
+  if (failed(importGraphInScope(g, top, outputs))) {
+    err.exitCode = 1;
+    err.message = failedNode.empty() ? diagText : failedNode + ": " + diagText;
+    return nullptr;
+  }
+  // Outputs keep the model's element types.
+  for (int i = 0; i < g.output_size(); ++i) {
+    int32_t et = g.output(i).type().tensor_type().elem_type();
+    DType dt;
+    if (et != 0 && dtypeFromOnnx(et, dt) &&
+        mlirType(dt) != cast<RankedTensorType>(outputs[i].getType()).getElementType()) {
+      err = {"output '" + g.output(i).name() + "' is declared as " +
+                 onnxTypeName(et) + " but computed as another type",
+             1};
+      return nullptr;
+    }
+  }
+  func::ReturnOp::create(b, b.getUnknownLoc(), outputs);
+  SmallVector<Type> resultTypes;
+  for (Value v : outputs)
+    resultTypes.push_back(v.getType());
+  func.setFunctionType(b.getFunctionType(argTypes, resultTypes));
+  for (int i = 0; i < g.output_size(); ++i)
+    func.setResultAttr(i, "plumb.name", b.getStringAttr(g.output(i).name()));
+
+  // Drop what nothing uses (unused initializers, folded shape pieces).
+  IRRewriter rewriter(&ctx);
+  (void)runRegionDCE(rewriter, func.getBody());
+  moveLargeConstantsToResources(module, options.resourceThresholdBytes);
+
+  diagText.clear();
+  if (failed(verify(module))) {
+    err = {"the imported module does not verify: " + diagText, 1};
+    return nullptr;
+  }
+  return owned;
+}
+
+OwningOpRef<ModuleOp> importOnnxFile(MLIRContext &ctx, const std::string &path,
+                                     const ImportOptions &options,
+                                     ImportError &err) {
+  ctx.loadDialect<PlumbDialect, func::FuncDialect>();
+  onnx::ModelProto model;
+  if (!loadModelFile(path, model, options.limits, err))
+    return nullptr;
+  std::string dir = llvm::sys::path::parent_path(path).str();
+  if (dir.empty())
+    dir = ".";
+  Importer importer(ctx, options, dir);
+  return importer.run(model, path, err);
+}
+
+} // namespace importer
+} // namespace plumb

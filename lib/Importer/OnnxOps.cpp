@@ -1,0 +1,968 @@
+//===- lib/Importer/OnnxOps.cpp - ONNX operators: tensors and math -------===//
+//
+// Part of Plumb. Handlers for elementwise, reduction and data-movement
+// operators, and the handler table. Each handler normalises the operator's
+// opset-dependent form (attributes vs. constant inputs, negative axes,
+// defaults) into one plumb op with a static result type. Shape-only
+// operators (Shape, Size, ConstantOfShape, Range) always fold to constants.
+//
+//===----------------------------------------------------------------------===//
+#include "ImporterImpl.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace plumb {
+namespace importer {
+
+void registerNNHandlers(llvm::StringMap<OpHandler> &table);
+
+namespace {
+
+using Shape = shapes::Shape;
+
+Value out0(NodeCtx &n, Value v) {
+  n.outputs.push_back(v);
+  return v;
+}
+
+LogicalResult setOut(NodeCtx &n, FailureOr<Value> v) {
+  if (failed(v))
+    return failure();
+  n.outputs.push_back(*v);
+  return success();
+}
+
+LogicalResult needInputs(Importer &im, NodeCtx &n, int64_t lo, int64_t hi) {
+  int64_t count = 0;
+  for (Value v : n.inputs)
+    count += v ? 1 : 0;
+  if (n.numInputs() < lo || n.numInputs() > hi)
+    return im.error(n) << "expects " << lo
+                       << (lo == hi ? "" : " to " + std::to_string(hi))
+                       << " inputs, got " << n.numInputs();
+  for (int64_t i = 0; i < lo; ++i)
+    if (!n.in(i))
+      return im.error(n) << "input " << i << " is required";
+  return success();
+}
+
+bool isFloat(Value v) { return Importer::eltOf(v).isF32(); }
+
+LogicalResult requireFloat(Importer &im, NodeCtx &n, Value v) {
+  if (!isFloat(v))
+    return im.error(n) << "expects float tensors, got "
+                       << Importer::eltOf(v);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy, bool FloatOnly>
+LogicalResult unary(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)))
+    return failure();
+  if (FloatOnly && failed(requireFloat(im, n, n.in(0))))
+    return failure();
+  return setOut(n, im.make<OpTy>(n, n.in(0).getType(), n.in(0)));
+}
+
+LogicalResult identity(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)))
+    return failure();
+  out0(n, n.in(0));
+  return success();
+}
+
+LogicalResult dropout(Importer &im, NodeCtx &n) {
+  // Inference: Dropout is the identity. A requested mask is not supported.
+  if (n.proto.output_size() > 1 && !n.proto.output(1).empty())
+    return im.error(n) << "the mask output of Dropout is not supported";
+  if (n.numInputs() > 2 && n.in(2)) {
+    auto t = im.constant(n.in(2));
+    if (!t || t->i.empty() || t->i[0] != 0)
+      return im.error(n) << "Dropout in training mode is not supported";
+  }
+  out0(n, n.in(0));
+  return success();
+}
+
+LogicalResult hardSigmoid(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
+    return failure();
+  auto alpha = im.attrFloat(n, "alpha", 0.2f);
+  auto beta = im.attrFloat(n, "beta", 0.5f);
+  if (failed(alpha) || failed(beta))
+    return failure();
+  return setOut(n, im.make<HardSigmoidOp>(n, n.in(0).getType(), n.in(0),
+                                          im.b.getF32FloatAttr(*alpha),
+                                          im.b.getF32FloatAttr(*beta)));
+}
+
+LogicalResult leakyRelu(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
+    return failure();
+  auto alpha = im.attrFloat(n, "alpha", 0.01f);
+  if (failed(alpha))
+    return failure();
+  return setOut(n, im.make<LeakyReluOp>(n, n.in(0).getType(), n.in(0),
+                                        im.b.getF32FloatAttr(*alpha)));
+}
+
+LogicalResult clip(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 3)) || failed(requireFloat(im, n, n.in(0))))
+    return failure();
+  float lo = -INFINITY, hi = INFINITY;
+  if (n.opset < 11) {
+    auto a = im.attrFloat(n, "min", -INFINITY);
+    auto c = im.attrFloat(n, "max", INFINITY);
+    if (failed(a) || failed(c))
+      return failure();
+    lo = *a, hi = *c;
+  } else {
+    for (int i = 1; i <= 2; ++i) {
+      if (!n.in(i))
+        continue;
+      auto v = im.constFloats(n, i, i == 1 ? "min" : "max");
+      if (failed(v))
+        return failure();
+      if (v->size() != 1)
+        return im.error(n) << "Clip bounds must be scalars";
+      (i == 1 ? lo : hi) = (*v)[0];
+    }
+  }
+  return setOut(n, im.make<ClipOp>(n, n.in(0).getType(), n.in(0),
+                                   im.b.getF32FloatAttr(lo),
+                                   im.b.getF32FloatAttr(hi)));
+}
+
+LogicalResult gelu(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
+    return failure();
+  auto approx = im.attrString(n, "approximate", std::string("none"));
+  if (failed(approx))
+    return failure();
+  return setOut(n, im.make<GeluOp>(n, n.in(0).getType(), n.in(0),
+                                   im.b.getStringAttr(*approx)));
+}
+
+/// Result type of a broadcasting op.
+FailureOr<RankedTensorType> broadcastType(Importer &im, NodeCtx &n,
+                                          ArrayRef<Value> ins, Type elt) {
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (Value v : ins)
+    shapes.push_back(Importer::shapeOf(v));
+  auto s = shapes::broadcast(shapes, im.emitter(n));
+  if (failed(s))
+    return failure();
+  return Importer::tensorType(*s, elt);
+}
+
+template <typename OpTy, bool Compare>
+LogicalResult binary(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 2, 2)))
+    return failure();
+  Value a = n.in(0), c = n.in(1);
+  if (Importer::eltOf(a) != Importer::eltOf(c))
+    return im.error(n) << "operand element types differ: "
+                       << Importer::eltOf(a) << " and " << Importer::eltOf(c);
+  Type elt = Compare ? im.b.getI1Type() : Importer::eltOf(a);
+  auto t = broadcastType(im, n, {a, c}, elt);
+  if (failed(t))
+    return failure();
+  return setOut(n, im.make<OpTy>(n, *t, a, c));
+}
+
+LogicalResult pow(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 2, 2)) || failed(requireFloat(im, n, n.in(0))))
+    return failure();
+  Value e = n.in(1);
+  if (!isFloat(e)) {
+    // ONNX allows integer exponents; Plumb's pow takes the exponent as f32
+    // (exact for |e| < 2^24, the only integers a float pow can tell apart).
+    auto ft = Importer::tensorType(Importer::shapeOf(e), im.b.getF32Type());
+    auto c = im.make<CastOp>(n, ft, e);
+    if (failed(c))
+      return failure();
+    e = *c;
+  }
+  auto t = broadcastType(im, n, {n.in(0), e}, im.b.getF32Type());
+  if (failed(t))
+    return failure();
+  return setOut(n, im.make<PowOp>(n, *t, n.in(0), e));
+}
+
+template <typename OpTy>
+LogicalResult variadic(Importer &im, NodeCtx &n) {
+  if (n.numInputs() < 1)
+    return im.error(n) << "needs at least one input";
+  SmallVector<Value> ins;
+  for (Value v : n.inputs) {
+    if (!v)
+      return im.error(n) << "inputs may not be omitted";
+    if (Importer::eltOf(v) != Importer::eltOf(n.in(0)))
+      return im.error(n) << "operand element types differ";
+    ins.push_back(v);
+  }
+  if (ins.size() == 1)
+    return out0(n, ins[0]), success();
+  auto t = broadcastType(im, n, ins, Importer::eltOf(ins[0]));
+  if (failed(t))
+    return failure();
+  return setOut(n, im.make<OpTy>(n, *t, ins));
+}
+
+LogicalResult where(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 3, 3)))
+    return failure();
+  if (!Importer::eltOf(n.in(0)).isInteger(1))
+    return im.error(n) << "condition must be bool";
+  auto t = broadcastType(im, n, {n.in(0), n.in(1), n.in(2)},
+                         Importer::eltOf(n.in(1)));
+  if (failed(t))
+    return failure();
+  return setOut(n, im.make<WhereOp>(n, *t, n.in(0), n.in(1), n.in(2)));
+}
+
+LogicalResult castOp(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)))
+    return failure();
+  auto to = im.attrInt(n, "to", std::nullopt);
+  if (failed(to))
+    return failure();
+  DType dt;
+  if (!dtypeFromOnnx((int32_t)*to, dt))
+    return im.error(n) << "cast to " << onnxTypeName((int32_t)*to)
+                       << " is not supported (float, int64, int32, bool)";
+  auto t = Importer::tensorType(Importer::shapeOf(n.in(0)), im.mlirType(dt));
+  return setOut(n, im.make<CastOp>(n, t, n.in(0)));
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and shapes
+//===----------------------------------------------------------------------===//
+
+LogicalResult constant(Importer &im, NodeCtx &n) {
+  const onnx::AttributeProto *a = nullptr;
+  for (const auto &attr : n.proto.attribute())
+    a = &attr;
+  if (n.proto.attribute_size() != 1)
+    return im.error(n) << "Constant needs exactly one value attribute";
+  StringRef name = a->name();
+  if (name == "value") {
+    auto t = im.attrTensor(n, "value");
+    if (failed(t))
+      return failure();
+    return out0(n, im.constantOf(*t)), success();
+  }
+  if (name == "value_float") {
+    auto f = im.attrFloat(n, name, std::nullopt);
+    if (failed(f))
+      return failure();
+    auto t = RankedTensorType::get({}, im.b.getF32Type());
+    return out0(n, im.constantOf(DenseElementsAttr::get(t, *f))), success();
+  }
+  if (name == "value_floats") {
+    auto f = im.attrFloats(n, name, std::nullopt);
+    if (failed(f))
+      return failure();
+    auto t = RankedTensorType::get({(int64_t)f->size()}, im.b.getF32Type());
+    return out0(n, im.constantOf(DenseElementsAttr::get(t, ArrayRef<float>(*f)))),
+           success();
+  }
+  if (name == "value_int") {
+    auto i = im.attrInt(n, name, std::nullopt);
+    if (failed(i))
+      return failure();
+    return out0(n, im.constI64({}, {*i})), success();
+  }
+  if (name == "value_ints") {
+    auto i = im.attrInts(n, name, std::nullopt);
+    if (failed(i))
+      return failure();
+    return out0(n, im.constI64({(int64_t)i->size()}, *i)), success();
+  }
+  return im.error(n) << "Constant attribute '" << name
+                     << "' is not supported (sparse and string constants)";
+}
+
+LogicalResult shape(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)))
+    return failure();
+  auto s = Importer::shapeOf(n.in(0));
+  int64_t rank = s.size();
+  auto start = im.attrInt(n, "start", 0);
+  auto end = im.attrInt(n, "end", rank);
+  if (failed(start) || failed(end))
+    return failure();
+  auto clampAxis = [&](int64_t v) {
+    if (v < 0)
+      v += rank;
+    return std::min(std::max<int64_t>(v, 0), rank);
+  };
+  int64_t lo = clampAxis(*start), hi = clampAxis(*end);
+  SmallVector<int64_t> dims;
+  for (int64_t i = lo; i < hi; ++i)
+    dims.push_back(s[i]);
+  return out0(n, im.constI64({(int64_t)dims.size()}, dims)), success();
+}
+
+LogicalResult size(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)))
+    return failure();
+  int64_t count = mlir::cast<RankedTensorType>(n.in(0).getType()).getNumElements();
+  return out0(n, im.constI64({}, {count})), success();
+}
+
+LogicalResult constantOfShape(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)))
+    return failure();
+  auto dims = im.constInts(n, 0, "input");
+  if (failed(dims))
+    return failure();
+  if (failed(shapes::numElements(*dims, im.emitter(n))))
+    return failure();
+  Attribute value = im.b.getF32FloatAttr(0.0f);
+  Type elt = im.b.getF32Type();
+  if (im.attr(n, "value")) {
+    auto t = im.attrTensor(n, "value");
+    if (failed(t))
+      return failure();
+    if (t->getNumElements() != 1)
+      return im.error(n) << "attribute 'value' must hold one element";
+    elt = t->getElementType();
+    value = t->getValues<Attribute>()[0];
+  }
+  auto type = Importer::tensorType(*dims, elt);
+  return out0(n, im.constantOf(DenseElementsAttr::get(type, value))), success();
+}
+
+LogicalResult range(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 3, 3)))
+    return failure();
+  auto s = im.constant(n.in(0)), l = im.constant(n.in(1)),
+       d = im.constant(n.in(2));
+  if (!s || !l || !d || s->size() != 1 || l->size() != 1 || d->size() != 1)
+    return im.error(n) << "start, limit and delta must be scalars known at "
+                          "import time";
+  Type elt = Importer::eltOf(n.in(0));
+  if (s->isFloat) {
+    float start = s->f[0], limit = l->f[0], delta = d->f[0];
+    if (delta == 0.0f || !std::isfinite(start) || !std::isfinite(limit) ||
+        !std::isfinite(delta))
+      return im.error(n) << "Range needs finite values and a non-zero delta";
+    double cnt = std::ceil(((double)limit - (double)start) / (double)delta);
+    int64_t count = cnt > 0 ? (int64_t)cnt : 0;
+    if (count > kFoldElementLimit)
+      return im.error(n) << "Range of " << count << " elements is too large";
+    std::vector<float> v(count);
+    // Each element is start + i * delta in float: one multiply, one add.
+    for (int64_t i = 0; i < count; ++i)
+      v[i] = start + (float)i * delta;
+    auto t = Importer::tensorType({count}, elt);
+    return out0(n, im.constantOf(DenseElementsAttr::get(t, ArrayRef<float>(v)))),
+           success();
+  }
+  int64_t start = s->i[0], limit = l->i[0], delta = d->i[0];
+  if (delta == 0)
+    return im.error(n) << "Range delta must not be 0";
+  int64_t count = 0;
+  if ((delta > 0 && limit > start) || (delta < 0 && limit < start)) {
+    __int128 span = (__int128)limit - start;
+    __int128 c = (span + (delta > 0 ? delta - 1 : delta + 1)) / delta;
+    if (c > kFoldElementLimit)
+      return im.error(n) << "Range of " << (int64_t)c
+                         << " elements is too large";
+    count = (int64_t)c;
+  }
+  Literal r = Literal::make(Importer::tensorType({count}, elt));
+  for (int64_t i = 0; i < count; ++i)
+    r.i[i] = start + i * delta;
+  return out0(n, im.constantOf(r.toAttr())), success();
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> reshapeTo(Importer &im, NodeCtx &n, Value v,
+                           ArrayRef<int64_t> shape) {
+  auto t = Importer::tensorType(shape, Importer::eltOf(v));
+  return im.make<ReshapeOp>(n, t, v);
+}
+
+LogicalResult reshape(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 2, 2)))
+    return failure();
+  auto target = im.constInts(n, 1, "shape");
+  auto allowZero = im.attrInt(n, "allowzero", 0);
+  if (failed(target) || failed(allowZero))
+    return failure();
+  auto in = Importer::shapeOf(n.in(0));
+  auto total = shapes::numElements(in, im.emitter(n));
+  if (failed(total))
+    return failure();
+  SmallVector<int64_t> s(*target);
+  int64_t inferAt = -1, known = 1;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == 0 && !*allowZero) {
+      if (i >= in.size())
+        return im.error(n) << "shape entry " << i
+                           << " is 0 (copy) but the input has rank "
+                           << in.size();
+      s[i] = in[i];
+    }
+    if (s[i] == -1) {
+      if (inferAt >= 0)
+        return im.error(n) << "shape has more than one -1";
+      inferAt = i;
+      continue;
+    }
+    if (s[i] < 0)
+      return im.error(n) << "shape entry " << s[i] << " is invalid";
+    if (__builtin_mul_overflow(known, s[i], &known))
+      return im.error(n) << "shape overflows";
+  }
+  if (inferAt >= 0) {
+    if (known == 0 || *total % known != 0)
+      return im.error(n) << "cannot reshape " << shapes::str(in) << " to "
+                         << shapes::str(*target);
+    s[inferAt] = *total / known;
+  } else if (known != *total) {
+    return im.error(n) << "cannot reshape " << shapes::str(in) << " ("
+                       << *total << " elements) to " << shapes::str(s) << " ("
+                       << known << " elements)";
+  }
+  return setOut(n, reshapeTo(im, n, n.in(0), s));
+}
+
+LogicalResult flatten(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)))
+    return failure();
+  auto in = Importer::shapeOf(n.in(0));
+  auto axis = im.attrInt(n, "axis", 1);
+  if (failed(axis))
+    return failure();
+  auto a = shapes::normalizeAxis(*axis, in.size(), im.emitter(n), true);
+  if (failed(a))
+    return failure();
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < (int64_t)in.size(); ++i)
+    (i < *a ? outer : inner) *= in[i];
+  return setOut(n, reshapeTo(im, n, n.in(0), {outer, inner}));
+}
+
+/// Axes from the attribute (old opsets) or the constant input `idx`.
+FailureOr<SmallVector<int64_t>> axesOf(Importer &im, NodeCtx &n, int64_t idx,
+                                       bool fromInput) {
+  if (fromInput) {
+    if (!n.in(idx))
+      return SmallVector<int64_t>{};
+    return im.constInts(n, idx, "axes");
+  }
+  return im.attrInts(n, "axes", SmallVector<int64_t>{});
+}
+
+LogicalResult squeeze(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 2)))
+    return failure();
+  auto in = Importer::shapeOf(n.in(0));
+  auto axes = axesOf(im, n, 1, n.opset >= 13);
+  if (failed(axes))
+    return failure();
+  SmallVector<bool> drop(in.size(), false);
+  if (axes->empty()) {
+    for (size_t i = 0; i < in.size(); ++i)
+      drop[i] = in[i] == 1;
+  }
+  for (int64_t a : *axes) {
+    auto na = shapes::normalizeAxis(a, in.size(), im.emitter(n));
+    if (failed(na))
+      return failure();
+    if (in[*na] != 1)
+      return im.error(n) << "cannot squeeze dimension " << *na << " of size "
+                         << in[*na];
+    drop[*na] = true;
+  }
+  SmallVector<int64_t> s;
+  for (size_t i = 0; i < in.size(); ++i)
+    if (!drop[i])
+      s.push_back(in[i]);
+  return setOut(n, reshapeTo(im, n, n.in(0), s));
+}
+
+LogicalResult unsqueeze(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 2)))
+    return failure();
+  auto in = Importer::shapeOf(n.in(0));
+  auto axes = axesOf(im, n, 1, n.opset >= 13);
+  if (failed(axes))
+    return failure();
+  int64_t rank = in.size() + axes->size();
+  SmallVector<bool> ins(rank, false);
+  for (int64_t a : *axes) {
+    auto na = shapes::normalizeAxis(a, rank, im.emitter(n));
+    if (failed(na))
+      return failure();
+    if (ins[*na])
+      return im.error(n) << "axis " << a << " repeated";
+    ins[*na] = true;
+  }
+  SmallVector<int64_t> s;
+  size_t k = 0;
+  for (int64_t i = 0; i < rank; ++i)
+    s.push_back(ins[i] ? 1 : in[k++]);
+  return setOut(n, reshapeTo(im, n, n.in(0), s));
+}
+
+LogicalResult transpose(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)))
+    return failure();
+  auto in = Importer::shapeOf(n.in(0));
+  SmallVector<int64_t> rev;
+  for (int64_t i = in.size(); i-- > 0;)
+    rev.push_back(i);
+  auto perm = im.attrInts(n, "perm", rev);
+  if (failed(perm))
+    return failure();
+  auto s = shapes::transpose(in, *perm, im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, Importer::eltOf(n.in(0)));
+  return setOut(n, im.make<TransposeOp>(n, t, n.in(0),
+                                        im.b.getDenseI64ArrayAttr(*perm)));
+}
+
+LogicalResult concat(Importer &im, NodeCtx &n) {
+  if (n.numInputs() < 1)
+    return im.error(n) << "needs at least one input";
+  auto axis = im.attrInt(n, "axis", n.opset < 4 ? std::optional<int64_t>(1)
+                                                 : std::nullopt);
+  if (failed(axis))
+    return failure();
+  SmallVector<Value> ins;
+  SmallVector<ArrayRef<int64_t>> shapesIn;
+  for (Value v : n.inputs) {
+    if (!v)
+      return im.error(n) << "inputs may not be omitted";
+    if (Importer::eltOf(v) != Importer::eltOf(n.in(0)))
+      return im.error(n) << "inputs have different element types";
+    ins.push_back(v);
+    shapesIn.push_back(Importer::shapeOf(v));
+  }
+  auto a = shapes::normalizeAxis(*axis, shapesIn[0].size(), im.emitter(n));
+  if (failed(a))
+    return failure();
+  auto s = shapes::concat(shapesIn, *a, im.emitter(n));
+  if (failed(s))
+    return failure();
+  if (ins.size() == 1)
+    return out0(n, ins[0]), success();
+  auto t = Importer::tensorType(*s, Importer::eltOf(ins[0]));
+  return setOut(n, im.make<ConcatOp>(n, t, ins, im.b.getI64IntegerAttr(*a)));
+}
+
+LogicalResult split(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 2)))
+    return failure();
+  auto in = Importer::shapeOf(n.in(0));
+  auto axis = im.attrInt(n, "axis", 0);
+  if (failed(axis))
+    return failure();
+  auto a = shapes::normalizeAxis(*axis, in.size(), im.emitter(n));
+  if (failed(a))
+    return failure();
+  SmallVector<int64_t> sizes;
+  if (n.opset >= 13 && n.in(1)) {
+    auto s = im.constInts(n, 1, "split");
+    if (failed(s))
+      return failure();
+    sizes = *s;
+  } else if (n.opset < 13) {
+    auto s = im.attrInts(n, "split", SmallVector<int64_t>{});
+    if (failed(s))
+      return failure();
+    sizes = *s;
+  }
+  int64_t outs = n.proto.output_size();
+  if (sizes.empty()) {
+    if (outs < 1 || in[*a] % outs != 0)
+      return im.error(n) << "cannot split dimension of size " << in[*a]
+                         << " into " << outs << " equal parts";
+    sizes.assign(outs, in[*a] / outs);
+  }
+  if ((int64_t)sizes.size() != outs)
+    return im.error(n) << "has " << sizes.size() << " split sizes but " << outs
+                       << " outputs";
+  SmallVector<Type> types;
+  for (int64_t sz : sizes) {
+    SmallVector<int64_t> s(in.begin(), in.end());
+    s[*a] = sz;
+    types.push_back(Importer::tensorType(s, Importer::eltOf(n.in(0))));
+  }
+  auto op = im.makeOp<SplitOp>(n, types, n.in(0), im.b.getI64IntegerAttr(*a),
+                               im.b.getDenseI64ArrayAttr(sizes));
+  if (failed(op))
+    return failure();
+  for (Value v : op->getResults())
+    n.outputs.push_back(v);
+  return success();
+}
+
+LogicalResult slice(Importer &im, NodeCtx &n) {
+  auto in = Importer::shapeOf(n.in(0));
+  SmallVector<int64_t> starts, ends, axes, steps;
+  if (n.opset < 10) {
+    if (failed(needInputs(im, n, 1, 1)))
+      return failure();
+    auto s = im.attrInts(n, "starts", std::nullopt);
+    auto e = im.attrInts(n, "ends", std::nullopt);
+    if (failed(s) || failed(e))
+      return failure();
+    starts = *s, ends = *e;
+    auto a = im.attrInts(n, "axes", SmallVector<int64_t>{});
+    if (failed(a))
+      return failure();
+    axes = *a;
+  } else {
+    if (failed(needInputs(im, n, 3, 5)))
+      return failure();
+    auto s = im.constInts(n, 1, "starts");
+    auto e = im.constInts(n, 2, "ends");
+    if (failed(s) || failed(e))
+      return failure();
+    starts = *s, ends = *e;
+    if (n.in(3)) {
+      auto a = im.constInts(n, 3, "axes");
+      if (failed(a))
+        return failure();
+      axes = *a;
+    }
+    if (n.in(4)) {
+      auto st = im.constInts(n, 4, "steps");
+      if (failed(st))
+        return failure();
+      steps = *st;
+    }
+  }
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  for (auto &a : axes) {
+    auto na = shapes::normalizeAxis(a, in.size(), im.emitter(n));
+    if (failed(na))
+      return failure();
+    a = *na;
+  }
+  Shape fullStarts, fullSteps, result;
+  if (failed(shapes::normalizeSlice(in, starts, ends, axes, steps, fullStarts,
+                                    fullSteps, result, im.emitter(n))))
+    return failure();
+  auto t = Importer::tensorType(result, Importer::eltOf(n.in(0)));
+  return setOut(n, im.make<SliceOp>(n, t, n.in(0),
+                                    im.b.getDenseI64ArrayAttr(fullStarts),
+                                    im.b.getDenseI64ArrayAttr(fullSteps)));
+}
+
+LogicalResult gather(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 2, 2)))
+    return failure();
+  auto axis = im.attrInt(n, "axis", 0);
+  if (failed(axis))
+    return failure();
+  auto data = Importer::shapeOf(n.in(0));
+  auto a = shapes::normalizeAxis(*axis, data.size(), im.emitter(n));
+  if (failed(a))
+    return failure();
+  Type it = Importer::eltOf(n.in(1));
+  if (!it.isInteger(64) && !it.isInteger(32))
+    return im.error(n) << "indices must be int32 or int64";
+  if (auto idx = im.constant(n.in(1)))
+    for (int64_t v : idx->i)
+      if (v < -data[*a] || v >= data[*a])
+        return im.error(n) << "index " << v << " is out of range for axis "
+                           << *a << " of size " << data[*a];
+  auto s = shapes::gather(data, Importer::shapeOf(n.in(1)), *a, im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, Importer::eltOf(n.in(0)));
+  return setOut(n, im.make<GatherOp>(n, t, n.in(0), n.in(1),
+                                     im.b.getI64IntegerAttr(*a)));
+}
+
+LogicalResult expand(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 2, 2)))
+    return failure();
+  auto target = im.constInts(n, 1, "shape");
+  if (failed(target))
+    return failure();
+  // ONNX Expand broadcasts both ways: the result is broadcast(input, shape).
+  auto s = shapes::broadcast({Importer::shapeOf(n.in(0)), *target},
+                             im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, Importer::eltOf(n.in(0)));
+  return setOut(n, im.make<ExpandOp>(n, t, n.in(0)));
+}
+
+LogicalResult tile(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 2, 3)))
+    return failure();
+  auto reps = im.constInts(n, 1, "repeats");
+  if (failed(reps))
+    return failure();
+  auto s = shapes::tile(Importer::shapeOf(n.in(0)), *reps, im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, Importer::eltOf(n.in(0)));
+  return setOut(n, im.make<TileOp>(n, t, n.in(0),
+                                   im.b.getDenseI64ArrayAttr(*reps)));
+}
+
+LogicalResult pad(Importer &im, NodeCtx &n) {
+  auto in = Importer::shapeOf(n.in(0));
+  Type elt = Importer::eltOf(n.in(0));
+  auto mode = im.attrString(n, "mode", std::string("constant"));
+  if (failed(mode))
+    return failure();
+  SmallVector<int64_t> pads;
+  Attribute value;
+  if (n.opset < 11) {
+    if (failed(needInputs(im, n, 1, 1)))
+      return failure();
+    auto p = im.attrInts(n, "pads", std::nullopt);
+    auto v = im.attrFloat(n, "value", 0.0f);
+    if (failed(p) || failed(v))
+      return failure();
+    pads = *p;
+    if (!elt.isF32())
+      return im.error(n) << "Pad before opset 11 supports float tensors only";
+    value = im.b.getF32FloatAttr(*v);
+  } else {
+    if (failed(needInputs(im, n, 2, 4)))
+      return failure();
+    auto p = im.constInts(n, 1, "pads");
+    if (failed(p))
+      return failure();
+    pads = *p;
+    if (n.in(3)) {
+      auto axes = im.constInts(n, 3, "axes");
+      if (failed(axes))
+        return failure();
+      SmallVector<int64_t> full(2 * in.size(), 0);
+      if (pads.size() != 2 * axes->size())
+        return im.error(n) << "pads must have two entries per axis";
+      for (size_t i = 0; i < axes->size(); ++i) {
+        auto a = shapes::normalizeAxis((*axes)[i], in.size(), im.emitter(n));
+        if (failed(a))
+          return failure();
+        full[*a] = pads[i];
+        full[in.size() + *a] = pads[axes->size() + i];
+      }
+      pads = full;
+    }
+    if (n.in(2)) {
+      auto c = im.constant(n.in(2));
+      if (!c || c->size() != 1)
+        return im.error(n) << "constant_value must be a scalar known at import";
+      value = c->toAttr().getValues<Attribute>()[0];
+    } else if (elt.isF32()) {
+      value = im.b.getF32FloatAttr(0.0f);
+    } else {
+      value = im.b.getIntegerAttr(elt, 0);
+    }
+  }
+  if (*mode == "wrap")
+    return im.error(n) << "Pad mode 'wrap' is not supported";
+  for (int64_t p : pads)
+    if (p < 0)
+      return im.error(n) << "negative pads (cropping) are not supported";
+  auto s = shapes::pad(in, pads, im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, elt);
+  return setOut(n, im.make<PadOp>(n, t, n.in(0), im.b.getDenseI64ArrayAttr(pads),
+                                  im.b.getStringAttr(*mode),
+                                  mlir::cast<TypedAttr>(value)));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+LogicalResult reduce(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 2)))
+    return failure();
+  auto in = Importer::shapeOf(n.in(0));
+  bool axesInput = n.opset >= 18 ||
+                   (n.opset >= 13 && std::is_same<OpTy, ReduceSumOp>::value);
+  auto axes = axesOf(im, n, 1, axesInput);
+  auto keep = im.attrInt(n, "keepdims", 1);
+  auto noop = im.attrInt(n, "noop_with_empty_axes", 0);
+  if (failed(axes) || failed(keep) || failed(noop))
+    return failure();
+  if (axes->empty()) {
+    if (*noop)
+      return out0(n, n.in(0)), success();
+    for (size_t i = 0; i < in.size(); ++i)
+      axes->push_back(i);
+  }
+  for (auto &a : *axes) {
+    auto na = shapes::normalizeAxis(a, in.size(), im.emitter(n));
+    if (failed(na))
+      return failure();
+    a = *na;
+  }
+  llvm::sort(*axes);
+  axes->erase(std::unique(axes->begin(), axes->end()), axes->end());
+  auto s = shapes::reduce(in, *axes, *keep != 0, im.emitter(n));
+  if (failed(s))
+    return failure();
+  if (Importer::eltOf(n.in(0)).isInteger(1))
+    return im.error(n) << "reductions of bool tensors are not supported";
+  auto t = Importer::tensorType(*s, Importer::eltOf(n.in(0)));
+  return setOut(n, im.make<OpTy>(n, t, n.in(0), im.b.getDenseI64ArrayAttr(*axes),
+                                 im.b.getBoolAttr(*keep != 0), TreeAttr()));
+}
+
+LogicalResult argMax(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)))
+    return failure();
+  auto in = Importer::shapeOf(n.in(0));
+  auto axis = im.attrInt(n, "axis", 0);
+  auto keep = im.attrInt(n, "keepdims", 1);
+  auto last = im.attrInt(n, "select_last_index", 0);
+  if (failed(axis) || failed(keep) || failed(last))
+    return failure();
+  auto a = shapes::normalizeAxis(*axis, in.size(), im.emitter(n));
+  if (failed(a))
+    return failure();
+  auto s = shapes::reduce(in, {*a}, *keep != 0, im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, im.b.getI64Type());
+  return setOut(n, im.make<ArgMaxOp>(n, t, n.in(0), im.b.getI64IntegerAttr(*a),
+                                     im.b.getBoolAttr(*keep != 0),
+                                     im.b.getBoolAttr(*last != 0)));
+}
+
+template <typename OpTy>
+LogicalResult softmax(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
+    return failure();
+  auto in = Importer::shapeOf(n.in(0));
+  auto axis = im.attrInt(n, "axis", n.opset < 13 ? 1 : -1);
+  if (failed(axis))
+    return failure();
+  auto a = shapes::normalizeAxis(*axis, in.size(), im.emitter(n));
+  if (failed(a))
+    return failure();
+  if (n.opset >= 13 || *a == (int64_t)in.size() - 1)
+    return setOut(n, im.make<OpTy>(n, n.in(0).getType(), n.in(0),
+                                   im.b.getI64IntegerAttr(*a), TreeAttr()));
+  // Opset < 13: softmax over the flattened trailing dimensions [axis, rank):
+  // reshape to 2-D, normalise the last axis, reshape back (bits unchanged).
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < (int64_t)in.size(); ++i)
+    (i < *a ? outer : inner) *= in[i];
+  auto flat = reshapeTo(im, n, n.in(0), {outer, inner});
+  if (failed(flat))
+    return failure();
+  auto sm = im.make<OpTy>(n, (*flat).getType(), *flat, im.b.getI64IntegerAttr(1),
+                          TreeAttr());
+  if (failed(sm))
+    return failure();
+  return setOut(n, reshapeTo(im, n, *sm, in));
+}
+
+} // namespace
+
+void registerNNHandlers(llvm::StringMap<OpHandler> &table);
+
+const llvm::StringMap<OpHandler> &opHandlers() {
+  static const llvm::StringMap<OpHandler> table = [] {
+    llvm::StringMap<OpHandler> t;
+    t["Neg"] = unary<NegOp, false>;
+    t["Abs"] = unary<AbsOp, false>;
+    t["Reciprocal"] = unary<ReciprocalOp, true>;
+    t["Sqrt"] = unary<SqrtOp, true>;
+    t["Exp"] = unary<ExpOp, true>;
+    t["Log"] = unary<LogOp, true>;
+    t["Tanh"] = unary<TanhOp, true>;
+    t["Sigmoid"] = unary<SigmoidOp, true>;
+    t["Erf"] = unary<ErfOp, true>;
+    t["Relu"] = unary<ReluOp, false>;
+    t["Not"] = unary<NotOp, false>;
+    t["Identity"] = identity;
+    t["Dropout"] = dropout;
+    t["HardSigmoid"] = hardSigmoid;
+    t["LeakyRelu"] = leakyRelu;
+    t["Clip"] = clip;
+    t["Gelu"] = gelu;
+    t["Add"] = binary<AddOp, false>;
+    t["Sub"] = binary<SubOp, false>;
+    t["Mul"] = binary<MulOp, false>;
+    t["Div"] = binary<DivOp, false>;
+    t["Pow"] = pow;
+    t["Equal"] = binary<EqualOp, true>;
+    t["Less"] = binary<LessOp, true>;
+    t["LessOrEqual"] = binary<LessOrEqualOp, true>;
+    t["Greater"] = binary<GreaterOp, true>;
+    t["GreaterOrEqual"] = binary<GreaterOrEqualOp, true>;
+    t["And"] = binary<AndOp, false>;
+    t["Or"] = binary<OrOp, false>;
+    t["Sum"] = variadic<SumOp>;
+    t["Max"] = variadic<MaxOp>;
+    t["Min"] = variadic<MinOp>;
+    t["Where"] = where;
+    t["Cast"] = castOp;
+    t["Constant"] = constant;
+    t["Shape"] = shape;
+    t["Size"] = size;
+    t["ConstantOfShape"] = constantOfShape;
+    t["Range"] = range;
+    t["Reshape"] = reshape;
+    t["Flatten"] = flatten;
+    t["Squeeze"] = squeeze;
+    t["Unsqueeze"] = unsqueeze;
+    t["Transpose"] = transpose;
+    t["Concat"] = concat;
+    t["Split"] = split;
+    t["Slice"] = slice;
+    t["Gather"] = gather;
+    t["Expand"] = expand;
+    t["Tile"] = tile;
+    t["Pad"] = pad;
+    t["ReduceSum"] = reduce<ReduceSumOp>;
+    t["ReduceMean"] = reduce<ReduceMeanOp>;
+    t["ReduceMax"] = reduce<ReduceMaxOp>;
+    t["ReduceMin"] = reduce<ReduceMinOp>;
+    t["ReduceProd"] = reduce<ReduceProdOp>;
+    t["ArgMax"] = argMax;
+    t["Softmax"] = softmax<SoftmaxOp>;
+    t["LogSoftmax"] = softmax<LogSoftmaxOp>;
+    registerNNHandlers(t);
+    return t;
+  }();
+  return table;
+}
+
+const std::vector<std::string> &supportedOnnxOps() {
+  static const std::vector<std::string> ops = [] {
+    std::vector<std::string> v;
+    for (auto &kv : opHandlers())
+      v.push_back(kv.first().str());
+    std::sort(v.begin(), v.end());
+    return v;
+  }();
+  return ops;
+}
+
+} // namespace importer
+} // namespace plumb

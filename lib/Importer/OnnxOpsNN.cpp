@@ -1,0 +1,701 @@
+//===- lib/Importer/OnnxOpsNN.cpp - ONNX operators: networks and control -===//
+//
+// Part of Plumb. Handlers for contractions, convolutions, pooling,
+// normalisation, resizing, recurrent networks and control flow. `auto_pad`
+// is resolved into explicit pads; If with a condition known at import is
+// replaced by its taken branch; Loop is unrolled when its trip count is known
+// at import and its condition stays true, and rejected otherwise.
+//
+//===----------------------------------------------------------------------===//
+#include "ImporterImpl.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace plumb {
+namespace importer {
+
+namespace {
+
+using Shape = shapes::Shape;
+
+LogicalResult setOut(NodeCtx &n, FailureOr<Value> v) {
+  if (failed(v))
+    return failure();
+  n.outputs.push_back(*v);
+  return success();
+}
+
+LogicalResult need(Importer &im, NodeCtx &n, int64_t lo, int64_t hi) {
+  if (n.numInputs() < lo || n.numInputs() > hi)
+    return im.error(n) << "expects " << lo
+                       << (lo == hi ? "" : " to " + std::to_string(hi))
+                       << " inputs, got " << n.numInputs();
+  for (int64_t i = 0; i < lo; ++i)
+    if (!n.in(i))
+      return im.error(n) << "input " << i << " is required";
+  return success();
+}
+
+LogicalResult floats(Importer &im, NodeCtx &n, ArrayRef<int64_t> which) {
+  for (int64_t i : which)
+    if (n.in(i) && !Importer::eltOf(n.in(i)).isF32())
+      return im.error(n) << "input " << i << " must be a float tensor, got "
+                         << Importer::eltOf(n.in(i));
+  return success();
+}
+
+/// Rejects named extra outputs that Plumb does not compute.
+LogicalResult onlyOutputs(Importer &im, NodeCtx &n, int count) {
+  for (int i = count; i < n.proto.output_size(); ++i)
+    if (!n.proto.output(i).empty())
+      return im.error(n) << "output " << i << " ('" << n.proto.output(i)
+                         << "') is not supported";
+  return success();
+}
+
+LogicalResult matmul(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 2)) || failed(floats(im, n, {0, 1})))
+    return failure();
+  auto s = shapes::matmul(Importer::shapeOf(n.in(0)), Importer::shapeOf(n.in(1)),
+                          im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, im.b.getF32Type());
+  return setOut(n, im.make<MatMulOp>(n, t, n.in(0), n.in(1), TreeAttr()));
+}
+
+LogicalResult gemm(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 3)) || failed(floats(im, n, {0, 1, 2})))
+    return failure();
+  auto alpha = im.attrFloat(n, "alpha", 1.0f);
+  auto beta = im.attrFloat(n, "beta", 1.0f);
+  auto ta = im.attrInt(n, "transA", 0);
+  auto tb = im.attrInt(n, "transB", 0);
+  if (failed(alpha) || failed(beta) || failed(ta) || failed(tb))
+    return failure();
+  std::optional<ArrayRef<int64_t>> c;
+  if (n.in(2))
+    c = Importer::shapeOf(n.in(2));
+  auto s = shapes::gemm(Importer::shapeOf(n.in(0)), Importer::shapeOf(n.in(1)),
+                        c, *ta, *tb, im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, im.b.getF32Type());
+  return setOut(n, im.make<GemmOp>(n, t, n.in(0), n.in(1), n.in(2),
+                                   im.b.getF32FloatAttr(*alpha),
+                                   im.b.getF32FloatAttr(*beta),
+                                   im.b.getBoolAttr(*ta), im.b.getBoolAttr(*tb),
+                                   TreeAttr()));
+}
+
+/// Reads strides/dilations/pads/auto_pad of a sliding-window op and returns
+/// explicit pads (begins then ends).
+struct Window {
+  SmallVector<int64_t> kernel, strides, dilations, pads;
+};
+
+FailureOr<Window> window(Importer &im, NodeCtx &n, ArrayRef<int64_t> in,
+                         std::optional<ArrayRef<int64_t>> kernelFromWeight,
+                         bool allowDilations) {
+  size_t spatial = in.size() - 2;
+  Window w;
+  std::optional<SmallVector<int64_t>> kdef;
+  if (kernelFromWeight)
+    kdef = SmallVector<int64_t>(kernelFromWeight->begin(),
+                                kernelFromWeight->end());
+  auto k = im.attrInts(n, "kernel_shape", kdef);
+  auto st = im.attrInts(n, "strides", SmallVector<int64_t>(spatial, 1));
+  auto dl = im.attrInts(n, "dilations", SmallVector<int64_t>(spatial, 1));
+  auto pd = im.attrInts(n, "pads", SmallVector<int64_t>(2 * spatial, 0));
+  auto ap = im.attrString(n, "auto_pad", std::string("NOTSET"));
+  if (failed(k) || failed(st) || failed(dl) || failed(pd) || failed(ap))
+    return failure();
+  w.kernel = *k, w.strides = *st, w.dilations = *dl, w.pads = *pd;
+  if (w.kernel.size() != spatial)
+    return im.error(n) << "kernel_shape has " << w.kernel.size()
+                       << " values for " << spatial << " spatial dimensions";
+  if (w.strides.size() != spatial || w.dilations.size() != spatial)
+    return im.error(n) << "strides and dilations need " << spatial
+                       << " values";
+  if (!allowDilations && llvm::any_of(w.dilations, [](int64_t d) { return d != 1; }))
+    return im.error(n) << "dilations are not supported here";
+  for (int64_t s : w.strides)
+    if (s < 1)
+      return im.error(n) << "strides must be >= 1";
+  for (int64_t d : w.dilations)
+    if (d < 1)
+      return im.error(n) << "dilations must be >= 1";
+  if (*ap == "NOTSET") {
+    if (w.pads.size() != 2 * spatial)
+      return im.error(n) << "pads has " << w.pads.size() << " values, expected "
+                         << 2 * spatial;
+  } else if (*ap == "VALID") {
+    w.pads.assign(2 * spatial, 0);
+  } else if (*ap == "SAME_UPPER" || *ap == "SAME_LOWER") {
+    w.pads.assign(2 * spatial, 0);
+    for (size_t i = 0; i < spatial; ++i) {
+      int64_t out = (in[2 + i] + w.strides[i] - 1) / w.strides[i];
+      int64_t total = std::max<int64_t>(
+          0, (out - 1) * w.strides[i] + (w.kernel[i] - 1) * w.dilations[i] + 1 -
+                 in[2 + i]);
+      int64_t small = total / 2, big = total - small;
+      w.pads[i] = *ap == "SAME_UPPER" ? small : big;
+      w.pads[spatial + i] = *ap == "SAME_UPPER" ? big : small;
+    }
+  } else {
+    return im.error(n) << "auto_pad '" << *ap << "' is not valid";
+  }
+  return w;
+}
+
+LogicalResult conv(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 3)) || failed(floats(im, n, {0, 1, 2})))
+    return failure();
+  auto x = Importer::shapeOf(n.in(0)), wt = Importer::shapeOf(n.in(1));
+  if (x.size() < 3 || wt.size() != x.size())
+    return im.error(n) << "input " << shapes::str(x) << " and weight "
+                       << shapes::str(wt) << " must have equal rank >= 3";
+  auto w = window(im, n, x, wt.drop_front(2), true);
+  auto group = im.attrInt(n, "group", 1);
+  if (failed(w) || failed(group))
+    return failure();
+  if (ArrayRef<int64_t>(w->kernel) != wt.drop_front(2))
+    return im.error(n) << "kernel_shape " << shapes::str(w->kernel)
+                       << " differs from the weight's " << shapes::str(wt.drop_front(2));
+  std::optional<ArrayRef<int64_t>> bias;
+  if (n.in(2))
+    bias = Importer::shapeOf(n.in(2));
+  auto s = shapes::conv(x, wt, bias, w->strides, w->pads, w->dilations, *group,
+                        im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, im.b.getF32Type());
+  return setOut(n, im.make<ConvOp>(n, t, n.in(0), n.in(1), n.in(2),
+                                   im.b.getDenseI64ArrayAttr(w->strides),
+                                   im.b.getDenseI64ArrayAttr(w->pads),
+                                   im.b.getDenseI64ArrayAttr(w->dilations),
+                                   im.b.getI64IntegerAttr(*group), TreeAttr()));
+}
+
+LogicalResult convTranspose(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 3)) || failed(floats(im, n, {0, 1, 2})))
+    return failure();
+  auto x = Importer::shapeOf(n.in(0)), wt = Importer::shapeOf(n.in(1));
+  if (x.size() < 3 || wt.size() != x.size())
+    return im.error(n) << "input and weight must have equal rank >= 3";
+  size_t spatial = x.size() - 2;
+  auto ap = im.attrString(n, "auto_pad", std::string("NOTSET"));
+  auto k = im.attrInts(n, "kernel_shape",
+                       SmallVector<int64_t>(wt.begin() + 2, wt.end()));
+  auto st = im.attrInts(n, "strides", SmallVector<int64_t>(spatial, 1));
+  auto dl = im.attrInts(n, "dilations", SmallVector<int64_t>(spatial, 1));
+  auto pd = im.attrInts(n, "pads", SmallVector<int64_t>(2 * spatial, 0));
+  auto op = im.attrInts(n, "output_padding", SmallVector<int64_t>(spatial, 0));
+  auto os = im.attrInts(n, "output_shape", SmallVector<int64_t>{});
+  auto group = im.attrInt(n, "group", 1);
+  if (failed(ap) || failed(k) || failed(st) || failed(dl) || failed(pd) ||
+      failed(op) || failed(os) || failed(group))
+    return failure();
+  if (st->size() != spatial || dl->size() != spatial || op->size() != spatial)
+    return im.error(n) << "strides, dilations and output_padding need "
+                       << spatial << " values";
+  SmallVector<int64_t> pads = *pd;
+  if (!os->empty() || (*ap != "NOTSET" && *ap != "VALID")) {
+    // Resolve output_shape / SAME_* into explicit pads (ONNX formula).
+    SmallVector<int64_t> target = *os;
+    if (target.size() == spatial + 2)
+      target.erase(target.begin(), target.begin() + 2);
+    if (target.empty())
+      for (size_t i = 0; i < spatial; ++i)
+        target.push_back(x[2 + i] * (*st)[i]);
+    if (target.size() != spatial)
+      return im.error(n) << "output_shape needs " << spatial << " values";
+    pads.assign(2 * spatial, 0);
+    for (size_t i = 0; i < spatial; ++i) {
+      int64_t total = (*st)[i] * (x[2 + i] - 1) + (*op)[i] +
+                      ((*k)[i] - 1) * (*dl)[i] + 1 - target[i];
+      if (total < 0)
+        return im.error(n) << "output_shape is larger than the op can produce";
+      bool upper = *ap != "SAME_LOWER";
+      pads[i] = upper ? total / 2 : total - total / 2;
+      pads[spatial + i] = total - pads[i];
+    }
+  } else if (*ap == "VALID") {
+    pads.assign(2 * spatial, 0);
+  }
+  std::optional<ArrayRef<int64_t>> bias;
+  if (n.in(2))
+    bias = Importer::shapeOf(n.in(2));
+  auto s = shapes::convTranspose(x, wt, bias, *st, pads, *dl, *op, *group,
+                                 im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, im.b.getF32Type());
+  return setOut(n, im.make<ConvTransposeOp>(
+                       n, t, n.in(0), n.in(1), n.in(2),
+                       im.b.getDenseI64ArrayAttr(*st),
+                       im.b.getDenseI64ArrayAttr(pads),
+                       im.b.getDenseI64ArrayAttr(*dl),
+                       im.b.getDenseI64ArrayAttr(*op),
+                       im.b.getI64IntegerAttr(*group), TreeAttr()));
+}
+
+LogicalResult maxPool(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 1, 1)) || failed(floats(im, n, {0})) ||
+      failed(onlyOutputs(im, n, 1)))
+    return failure();
+  auto x = Importer::shapeOf(n.in(0));
+  if (x.size() < 3)
+    return im.error(n) << "input must have rank >= 3, got " << shapes::str(x);
+  auto w = window(im, n, x, std::nullopt, true);
+  auto ceil = im.attrInt(n, "ceil_mode", 0);
+  auto order = im.attrInt(n, "storage_order", 0);
+  if (failed(w) || failed(ceil) || failed(order))
+    return failure();
+  auto s = shapes::pool(x, w->kernel, w->strides, w->pads, w->dilations,
+                        *ceil != 0, im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, im.b.getF32Type());
+  return setOut(n, im.make<MaxPoolOp>(n, t, n.in(0),
+                                      im.b.getDenseI64ArrayAttr(w->kernel),
+                                      im.b.getDenseI64ArrayAttr(w->strides),
+                                      im.b.getDenseI64ArrayAttr(w->pads),
+                                      im.b.getDenseI64ArrayAttr(w->dilations),
+                                      im.b.getBoolAttr(*ceil != 0)));
+}
+
+LogicalResult averagePool(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 1, 1)) || failed(floats(im, n, {0})))
+    return failure();
+  auto x = Importer::shapeOf(n.in(0));
+  if (x.size() < 3)
+    return im.error(n) << "input must have rank >= 3, got " << shapes::str(x);
+  auto w = window(im, n, x, std::nullopt, false);
+  auto ceil = im.attrInt(n, "ceil_mode", 0);
+  auto cip = im.attrInt(n, "count_include_pad", 0);
+  if (failed(w) || failed(ceil) || failed(cip))
+    return failure();
+  auto s = shapes::pool(x, w->kernel, w->strides, w->pads, w->dilations,
+                        *ceil != 0, im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, im.b.getF32Type());
+  return setOut(n, im.make<AveragePoolOp>(
+                       n, t, n.in(0), im.b.getDenseI64ArrayAttr(w->kernel),
+                       im.b.getDenseI64ArrayAttr(w->strides),
+                       im.b.getDenseI64ArrayAttr(w->pads),
+                       im.b.getBoolAttr(*ceil != 0), im.b.getBoolAttr(*cip != 0),
+                       TreeAttr()));
+}
+
+template <typename OpTy>
+LogicalResult globalPool(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 1, 1)) || failed(floats(im, n, {0})))
+    return failure();
+  auto s = shapes::globalPool(Importer::shapeOf(n.in(0)), im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, im.b.getF32Type());
+  if constexpr (std::is_same<OpTy, GlobalAveragePoolOp>::value)
+    return setOut(n, im.make<OpTy>(n, t, n.in(0), TreeAttr()));
+  else
+    return setOut(n, im.make<OpTy>(n, t, n.in(0)));
+}
+
+LogicalResult batchNorm(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 5, 5)) || failed(floats(im, n, {0, 1, 2, 3, 4})) ||
+      failed(onlyOutputs(im, n, 1)))
+    return failure();
+  auto eps = im.attrFloat(n, "epsilon", 1e-5f);
+  auto training = im.attrInt(n, "training_mode", 0);
+  auto spatial = im.attrInt(n, "spatial", 1);
+  if (failed(eps) || failed(training) || failed(spatial))
+    return failure();
+  if (*training)
+    return im.error(n) << "training_mode=1 is not supported (inference only)";
+  if (!*spatial)
+    return im.error(n) << "spatial=0 is not supported";
+  return setOut(n, im.make<BatchNormOp>(n, n.in(0).getType(), n.in(0), n.in(1),
+                                        n.in(2), n.in(3), n.in(4),
+                                        im.b.getF32FloatAttr(*eps)));
+}
+
+LogicalResult layerNorm(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 3)) || failed(floats(im, n, {0, 1, 2})) ||
+      failed(onlyOutputs(im, n, 1)))
+    return failure();
+  auto axis = im.attrInt(n, "axis", -1);
+  auto eps = im.attrFloat(n, "epsilon", 1e-5f);
+  if (failed(axis) || failed(eps))
+    return failure();
+  auto a = shapes::normalizeAxis(*axis, Importer::shapeOf(n.in(0)).size(),
+                                 im.emitter(n));
+  if (failed(a))
+    return failure();
+  return setOut(n, im.make<LayerNormOp>(n, n.in(0).getType(), n.in(0), n.in(1),
+                                        n.in(2), im.b.getI64IntegerAttr(*a),
+                                        im.b.getF32FloatAttr(*eps), TreeAttr()));
+}
+
+LogicalResult resize(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 1, 4)) || failed(floats(im, n, {0})))
+    return failure();
+  auto x = Importer::shapeOf(n.in(0));
+  auto mode = im.attrString(n, "mode", std::string("nearest"));
+  auto ctm = im.attrString(n, "coordinate_transformation_mode",
+                           std::string(n.opset < 11 ? "asymmetric" : "half_pixel"));
+  auto nm = im.attrString(n, "nearest_mode",
+                          std::string(n.opset < 11 ? "floor" : "round_prefer_floor"));
+  auto exclude = im.attrInt(n, "exclude_outside", 0);
+  if (failed(mode) || failed(ctm) || failed(nm) || failed(exclude))
+    return failure();
+  if (*mode != "nearest" && *mode != "linear")
+    return im.error(n) << "Resize mode '" << *mode
+                       << "' is not supported (nearest, linear)";
+  if (*ctm == "tf_crop_and_resize" || *ctm == "tf_half_pixel_for_nn")
+    return im.error(n) << "coordinate_transformation_mode '" << *ctm
+                       << "' is not supported";
+  SmallVector<float> scales;
+  SmallVector<int64_t> out;
+  int64_t scalesIdx = n.opset < 11 ? 1 : 2, sizesIdx = n.opset < 11 ? -1 : 3;
+  bool haveScales = false;
+  if (n.in(scalesIdx)) {
+    auto lit = im.constant(n.in(scalesIdx));
+    if (!lit || !lit->isFloat)
+      return im.error(n) << "scales must be a float tensor known at import";
+    if (lit->size() > 0) {
+      haveScales = true;
+      scales.assign(lit->f.begin(), lit->f.end());
+    }
+  }
+  if (haveScales) {
+    if (scales.size() != x.size())
+      return im.error(n) << "scales has " << scales.size() << " values for rank "
+                         << x.size();
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (!(scales[i] > 0.0f) || !std::isfinite(scales[i]))
+        return im.error(n) << "scales must be positive and finite";
+      out.push_back((int64_t)std::floor((double)x[i] * (double)scales[i]));
+    }
+  } else if (sizesIdx >= 0 && n.in(sizesIdx)) {
+    auto sz = im.constInts(n, sizesIdx, "sizes");
+    if (failed(sz))
+      return failure();
+    if (sz->size() != x.size())
+      return im.error(n) << "sizes has " << sz->size() << " values for rank "
+                         << x.size();
+    out = *sz;
+    for (size_t i = 0; i < x.size(); ++i)
+      scales.push_back((float)out[i] / (float)x[i]);
+  } else {
+    return im.error(n) << "Resize needs scales or sizes";
+  }
+  if (*mode == "linear")
+    for (size_t i = 0; i + 2 < x.size() && i < 2; ++i)
+      if (scales[i] != 1.0f)
+        return im.error(n) << "linear Resize of batch or channel dimensions "
+                              "is not supported";
+  if (failed(shapes::numElements(out, im.emitter(n))))
+    return failure();
+  auto t = Importer::tensorType(out, im.b.getF32Type());
+  return setOut(n, im.make<ResizeOp>(n, t, n.in(0), im.b.getStringAttr(*mode),
+                                     im.b.getStringAttr(*ctm),
+                                     im.b.getStringAttr(*nm),
+                                     im.b.getDenseF32ArrayAttr(scales)));
+}
+
+/// Checks an RNN's attributes that Plumb fixes (default activations, layout
+/// 0, full sequence lengths) and returns the number of directions.
+FailureOr<int64_t> rnnCommon(Importer &im, NodeCtx &n,
+                             ArrayRef<StringRef> defaultActs) {
+  auto dir = im.attrString(n, "direction", std::string("forward"));
+  auto acts = im.attrStrings(n, "activations");
+  auto layout = im.attrInt(n, "layout", 0);
+  if (failed(dir) || failed(acts) || failed(layout))
+    return failure();
+  if (*layout != 0)
+    return im.error(n) << "layout=1 is not supported";
+  int64_t dirs = *dir == "bidirectional" ? 2 : 1;
+  if (*dir != "forward" && *dir != "reverse" && *dir != "bidirectional")
+    return im.error(n) << "direction '" << *dir << "' is not valid";
+  for (size_t i = 0; i < acts->size(); ++i) {
+    StringRef want = defaultActs[i % defaultActs.size()];
+    if (!StringRef((*acts)[i]).equals_insensitive(want))
+      return im.error(n) << "activation '" << (*acts)[i]
+                         << "' is not supported (only the defaults)";
+  }
+  if (im.attr(n, "activation_alpha") || im.attr(n, "activation_beta"))
+    return im.error(n) << "activation_alpha/beta are not supported";
+  // sequence_lens (input 4) must be absent or equal to the sequence length.
+  if (Value sl = n.in(4)) {
+    auto lit = im.constant(sl);
+    int64_t seq = Importer::shapeOf(n.in(0))[0];
+    if (!lit || llvm::any_of(lit->i, [&](int64_t v) { return v != seq; }))
+      return im.error(n) << "sequence_lens shorter than the sequence are not "
+                            "supported";
+  }
+  return dirs;
+}
+
+LogicalResult lstm(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 3, 8)) ||
+      failed(floats(im, n, {0, 1, 2, 3, 5, 6, 7})))
+    return failure();
+  if (Importer::shapeOf(n.in(0)).size() != 3)
+    return im.error(n) << "X must be [seq, batch, input]";
+  auto dirs = rnnCommon(im, n, {"Sigmoid", "Tanh", "Tanh"});
+  auto hidden = im.attrInt(n, "hidden_size", std::nullopt);
+  auto inputForget = im.attrInt(n, "input_forget", 0);
+  if (failed(dirs) || failed(hidden) || failed(inputForget))
+    return failure();
+  FloatAttr clip;
+  if (im.attr(n, "clip")) {
+    auto c = im.attrFloat(n, "clip", std::nullopt);
+    if (failed(c))
+      return failure();
+    clip = im.b.getF32FloatAttr(*c);
+  }
+  Shape y, yh;
+  if (failed(shapes::rnn(Importer::shapeOf(n.in(0)), Importer::shapeOf(n.in(1)),
+                         Importer::shapeOf(n.in(2)), 4, *hidden, *dirs, y, yh,
+                         im.emitter(n))))
+    return failure();
+  Type f32 = im.b.getF32Type();
+  auto dirName = im.attrString(n, "direction", std::string("forward"));
+  auto op = im.makeOp<LSTMOp>(
+      n, Importer::tensorType(y, f32), Importer::tensorType(yh, f32),
+      Importer::tensorType(yh, f32), n.in(0), n.in(1), n.in(2), n.in(3),
+      n.in(5), n.in(6), n.in(7), im.b.getStringAttr(*dirName),
+      im.b.getI64IntegerAttr(*hidden), clip, im.b.getBoolAttr(*inputForget != 0),
+      TreeAttr());
+  if (failed(op))
+    return failure();
+  for (Value v : op->getResults())
+    n.outputs.push_back(v);
+  return success();
+}
+
+LogicalResult gru(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 3, 6)) || failed(floats(im, n, {0, 1, 2, 3, 5})))
+    return failure();
+  if (Importer::shapeOf(n.in(0)).size() != 3)
+    return im.error(n) << "X must be [seq, batch, input]";
+  auto dirs = rnnCommon(im, n, {"Sigmoid", "Tanh"});
+  auto hidden = im.attrInt(n, "hidden_size", std::nullopt);
+  auto lbr = im.attrInt(n, "linear_before_reset", 0);
+  if (failed(dirs) || failed(hidden) || failed(lbr))
+    return failure();
+  FloatAttr clip;
+  if (im.attr(n, "clip")) {
+    auto c = im.attrFloat(n, "clip", std::nullopt);
+    if (failed(c))
+      return failure();
+    clip = im.b.getF32FloatAttr(*c);
+  }
+  Shape y, yh;
+  if (failed(shapes::rnn(Importer::shapeOf(n.in(0)), Importer::shapeOf(n.in(1)),
+                         Importer::shapeOf(n.in(2)), 3, *hidden, *dirs, y, yh,
+                         im.emitter(n))))
+    return failure();
+  Type f32 = im.b.getF32Type();
+  auto dirName = im.attrString(n, "direction", std::string("forward"));
+  auto op = im.makeOp<GRUOp>(
+      n, Importer::tensorType(y, f32), Importer::tensorType(yh, f32), n.in(0),
+      n.in(1), n.in(2), n.in(3), n.in(5), im.b.getStringAttr(*dirName),
+      im.b.getI64IntegerAttr(*hidden), clip, im.b.getBoolAttr(*lbr != 0),
+      TreeAttr());
+  if (failed(op))
+    return failure();
+  for (Value v : op->getResults())
+    n.outputs.push_back(v);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+FailureOr<const onnx::GraphProto *> graphAttr(Importer &im, NodeCtx &n,
+                                              StringRef name) {
+  const auto *a = im.attr(n, name);
+  if (!a || !a->has_g())
+    return im.error(n) << "attribute '" << name << "' must be a graph";
+  return &a->g();
+}
+
+} // namespace
+
+/// If with a condition known at import is replaced by its taken branch;
+/// otherwise both branches become the regions of a plumb.if.
+static LogicalResult ifOpImpl(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 1, 1)))
+    return failure();
+  auto thenG = graphAttr(im, n, "then_branch");
+  auto elseG = graphAttr(im, n, "else_branch");
+  if (failed(thenG) || failed(elseG))
+    return failure();
+  Value cond = n.in(0);
+  if (!Importer::eltOf(cond).isInteger(1) ||
+      cast<RankedTensorType>(cond.getType()).getNumElements() != 1)
+    return im.error(n) << "condition must be a single bool";
+  if (auto c = im.constant(cond)) {
+    const onnx::GraphProto *g = c->i[0] ? *thenG : *elseG;
+    SmallVector<Value> outs;
+    if (failed(im.importGraph(*g, *n.scope, outs)))
+      return failure();
+    if ((int)outs.size() != n.proto.output_size())
+      return im.error(n) << "branch has " << outs.size() << " outputs, If has "
+                         << n.proto.output_size();
+    n.outputs.append(outs.begin(), outs.end());
+    return success();
+  }
+  auto thenR = std::make_unique<Region>();
+  auto elseR = std::make_unique<Region>();
+  SmallVector<Value> thenOuts, elseOuts;
+  OpBuilder::InsertPoint saved = im.b.saveInsertionPoint();
+  auto build = [&](const onnx::GraphProto &g, Region &r,
+                   SmallVector<Value> &outs) -> LogicalResult {
+    Block *block = new Block();
+    r.push_back(block);
+    im.b.setInsertionPointToStart(block);
+    if (failed(im.importGraph(g, *n.scope, outs)))
+      return failure();
+    YieldOp::create(im.b, n.loc, outs);
+    return success();
+  };
+  bool ok = succeeded(build(**thenG, *thenR, thenOuts)) &&
+            succeeded(build(**elseG, *elseR, elseOuts));
+  im.b.restoreInsertionPoint(saved);
+  if (!ok)
+    return failure();
+  if (TypeRange(thenOuts) != TypeRange(elseOuts))
+    return im.error(n) << "then and else branches produce different types; "
+                          "Plumb needs identical static types";
+  auto op = IfOp::create(im.b, n.loc, TypeRange(thenOuts), cond);
+  op.getThenRegion().takeBody(*thenR);
+  op.getElseRegion().takeBody(*elseR);
+  if (failed(verify(op)))
+    return failure();
+  for (Value v : op.getResults())
+    n.outputs.push_back(v);
+  return success();
+}
+
+/// Loop with a trip count and condition known at import is unrolled; any
+/// other Loop is unbounded work and is rejected.
+static LogicalResult loopOp(Importer &im, NodeCtx &n) {
+  constexpr int64_t kMaxTrips = 4096;
+  auto body = graphAttr(im, n, "body");
+  if (failed(body))
+    return failure();
+  std::optional<Literal> trip = im.constant(n.in(0));
+  if (!n.in(0) || !trip || trip->size() != 1)
+    return im.error(n) << "Loop needs a trip count known at import time; "
+                          "unbounded loops are rejected";
+  int64_t trips = trip->i[0];
+  if (trips < 0 || trips > kMaxTrips)
+    return im.error(n) << "Loop trip count " << trips
+                       << " is outside [0, " << kMaxTrips << "]";
+  Value cond = n.in(1);
+  if (cond) {
+    auto c = im.constant(cond);
+    if (!c)
+      return im.error(n) << "Loop condition must be known at import time";
+    if (!c->i[0])
+      trips = 0;
+  }
+  const onnx::GraphProto &g = **body;
+  int64_t carried = n.numInputs() - 2;
+  if (g.input_size() != carried + 2)
+    return im.error(n) << "Loop body has " << g.input_size()
+                       << " inputs, expected " << carried + 2;
+  int64_t scans = g.output_size() - 1 - carried;
+  if (scans < 0)
+    return im.error(n) << "Loop body has too few outputs";
+  SmallVector<Value> state(n.inputs.begin() + 2, n.inputs.end());
+  SmallVector<SmallVector<Value>> scanParts(scans);
+  for (int64_t it = 0; it < trips; ++it) {
+    Scope iter;
+    iter.parent = n.scope;
+    iter.depth = n.scope->depth;
+    iter.values[g.input(0).name()] = im.constI64({}, {it});
+    iter.values[g.input(1).name()] = im.constantOf(DenseElementsAttr::get(
+        RankedTensorType::get({}, im.b.getI1Type()), true));
+    for (int64_t k = 0; k < carried; ++k)
+      iter.values[g.input(2 + k).name()] = state[k];
+    SmallVector<Value> outs;
+    if (failed(im.importGraph(g, iter, outs)))
+      return failure();
+    auto c = im.constant(outs[0]);
+    if (!c || (!c->i.empty() && !c->i[0] && it + 1 < trips))
+      return im.error(n) << "Loop condition depends on data; the number of "
+                            "iterations must be known at import time";
+    for (int64_t k = 0; k < carried; ++k)
+      state[k] = outs[1 + k];
+    for (int64_t k = 0; k < scans; ++k)
+      scanParts[k].push_back(outs[1 + carried + k]);
+  }
+  n.outputs.append(state.begin(), state.end());
+  for (int64_t k = 0; k < scans; ++k) {
+    if (scanParts[k].empty())
+      return im.error(n) << "Loop with zero iterations and scan outputs is not "
+                            "supported";
+    SmallVector<Value> parts;
+    for (Value v : scanParts[k]) {
+      SmallVector<int64_t> s{1};
+      auto sh = Importer::shapeOf(v);
+      s.append(sh.begin(), sh.end());
+      auto r = im.make<ReshapeOp>(n, Importer::tensorType(s, Importer::eltOf(v)), v);
+      if (failed(r))
+        return failure();
+      parts.push_back(*r);
+    }
+    SmallVector<ArrayRef<int64_t>> shapesIn;
+    for (Value v : parts)
+      shapesIn.push_back(Importer::shapeOf(v));
+    auto s = shapes::concat(shapesIn, 0, im.emitter(n));
+    if (failed(s))
+      return failure();
+    if (parts.size() == 1) {
+      n.outputs.push_back(parts[0]);
+      continue;
+    }
+    auto cat = im.make<ConcatOp>(
+        n, Importer::tensorType(*s, Importer::eltOf(parts[0])), parts,
+        im.b.getI64IntegerAttr(0));
+    if (failed(cat))
+      return failure();
+    n.outputs.push_back(*cat);
+  }
+  return success();
+}
+
+static LogicalResult scanOp(Importer &im, NodeCtx &n) {
+  return im.error(n) << "Scan is not supported yet; export the model with its "
+                        "recurrence unrolled or as LSTM/GRU";
+}
+
+void registerNNHandlers(llvm::StringMap<OpHandler> &t) {
+  t["MatMul"] = matmul;
+  t["Gemm"] = gemm;
+  t["Conv"] = conv;
+  t["ConvTranspose"] = convTranspose;
+  t["MaxPool"] = maxPool;
+  t["AveragePool"] = averagePool;
+  t["GlobalAveragePool"] = globalPool<GlobalAveragePoolOp>;
+  t["GlobalMaxPool"] = globalPool<GlobalMaxPoolOp>;
+  t["BatchNormalization"] = batchNorm;
+  t["LayerNormalization"] = layerNorm;
+  t["Resize"] = resize;
+  t["LSTM"] = lstm;
+  t["GRU"] = gru;
+  t["If"] = ifOpImpl;
+  t["Loop"] = loopOp;
+  t["Scan"] = scanOp;
+}
+
+} // namespace importer
+} // namespace plumb

@@ -1,0 +1,125 @@
+//===- runtime/include/plumb/runtime/conv.h - Deterministic conv -*- C++ -*-===//
+//
+// Part of Plumb. Conv and ConvTranspose (2-D; 1-D is 2-D with H = 1), NCHW
+// data, ONNX weight layouts, under a blocked(block) tree (block 0 =
+// sequential).
+//
+// Conv, output (n, co, oh, ow), group g = co / (Cout/group):
+//   terms k = (ci, kh, kw) flattened with kw fastest, ci over the group's
+//   Cin/group input channels: x * w with
+//     x = X[n, g*Cin_g + ci, oh*sh - pt + kh*dh, ow*sw - pl + kw*dw], or +0.0
+//         when that position lies in the padding (the term still participates:
+//         acc = fmaf(+0.0, w, acc));
+//     w = W[co, ci, kh, kw]                      (W is [Cout, Cin/group, KH, KW])
+//   dot = treeDot of the terms under blocked(block); y = dot + bias[co]
+//   (when bias is given); NaN results stored as 0x7FC00000.
+//   OH = (H + pt + pb - ((KH-1)*dh + 1)) / sh + 1 (floor), same for OW.
+//
+// ConvTranspose, W is [Cin, Cout/group, KH, KW], output (n, co, oh, ow):
+//   terms k = (ci, kh, kw) over the group's Cin/group channels, kw fastest,
+//   ALL of them participate (uniform length Cin_g*KH*KW): term = x * w with
+//     w = W[g*Cin_g + ci, co - g*Cout_g, kh, kw]
+//     x = X[n, g*Cin_g + ci, ih, iw] when ih = (oh + pt - kh*dh) / sh is an
+//         exact non-negative integer division with ih < H (likewise iw), else
+//         +0.0.
+//   dot under the tree, y = dot + bias[co]. Output dims are explicit
+//   (ONNX: OH = sh*(H-1) + output_padding + (KH-1)*dh + 1 - pt - pb).
+//
+// Fast paths (im2col + the GEMM microkernels, threads over output elements)
+// reproduce the *_reference functions bit for bit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLUMB_RUNTIME_CONV_H
+#define PLUMB_RUNTIME_CONV_H
+
+#include "plumb/runtime/config.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Convolution geometry shared by Conv and ConvTranspose.
+typedef struct plumb_conv2d_params {
+  int64_t N, Cin, H, W;   // input X [N, Cin, H, W]
+  int64_t Cout, KH, KW;   // kernel
+  int64_t OH, OW;         // output Y [N, Cout, OH, OW]
+  int64_t group;          // >= 1, divides Cin and Cout
+  int64_t stride_h, stride_w;
+  int64_t dilation_h, dilation_w;
+  int64_t pad_top, pad_left, pad_bottom, pad_right;
+} plumb_conv2d_params;
+
+/// floor((in + pb + pe - ((k - 1) * d + 1)) / s) + 1: the Conv output size.
+int64_t plumb_rt_conv_out_dim(int64_t in, int64_t k, int64_t stride,
+                              int64_t dilation, int64_t pad_begin,
+                              int64_t pad_end);
+
+/// Conv2d. p->OH / p->OW must equal plumb_rt_conv_out_dim(...). bias may be
+/// NULL. Returns 0, or -1 on inconsistent parameters (nothing written).
+int plumb_rt_conv2d(const plumb_conv2d_params *p, const float *X,
+                    const float *Wt, const float *bias, float *Y,
+                    int64_t block);
+int plumb_rt_conv2d_reference(const plumb_conv2d_params *p, const float *X,
+                              const float *Wt, const float *bias, float *Y,
+                              int64_t block);
+
+/// Conv1d: X [N, Cin, L], W [Cout, Cin/group, K], Y [N, Cout, OL] with
+/// OL = plumb_rt_conv_out_dim(L, K, stride, dilation, pad_begin, pad_end).
+/// Identical to conv2d with H = KH = 1.
+int plumb_rt_conv1d(int64_t N, int64_t Cin, int64_t L, int64_t Cout,
+                    int64_t K, int64_t group, int64_t stride,
+                    int64_t dilation, int64_t pad_begin, int64_t pad_end,
+                    const float *X, const float *Wt, const float *bias,
+                    float *Y, int64_t block);
+
+/// ConvTranspose2d (see above). W is [Cin, Cout/group, KH, KW].
+int plumb_rt_conv_transpose2d(const plumb_conv2d_params *p, const float *X,
+                              const float *Wt, const float *bias, float *Y,
+                              int64_t block);
+int plumb_rt_conv_transpose2d_reference(const plumb_conv2d_params *p,
+                                        const float *X, const float *Wt,
+                                        const float *bias, float *Y,
+                                        int64_t block);
+
+/// ConvTranspose1d: X [N, Cin, L], W [Cin, Cout/group, K], Y [N, Cout, OL].
+int plumb_rt_conv_transpose1d(int64_t N, int64_t Cin, int64_t L,
+                              int64_t Cout, int64_t K, int64_t OL,
+                              int64_t group, int64_t stride, int64_t dilation,
+                              int64_t pad_begin, int64_t pad_end,
+                              const float *X, const float *Wt,
+                              const float *bias, float *Y, int64_t block);
+
+#ifdef __cplusplus
+} // extern "C"
+
+namespace plumb {
+namespace rt {
+
+/// Conv: input row (or column) hit by output position o and kernel tap k, or
+/// -1 when it falls into the padding (the term's x is then +0.0).
+PLUMB_INLINE int64_t convInputPos(int64_t o, int64_t k, int64_t stride,
+                                  int64_t dilation, int64_t padBegin,
+                                  int64_t in) {
+  int64_t i = o * stride - padBegin + k * dilation;
+  return (i >= 0 && i < in) ? i : -1;
+}
+
+/// ConvTranspose: input position feeding output position o through tap k,
+/// or -1 when no input position does (non-integer or out of range).
+PLUMB_INLINE int64_t convTransposeInputPos(int64_t o, int64_t k,
+                                           int64_t stride, int64_t dilation,
+                                           int64_t padBegin, int64_t in) {
+  int64_t num = o + padBegin - k * dilation;
+  if (num < 0 || num % stride != 0)
+    return -1;
+  int64_t i = num / stride;
+  return i < in ? i : -1;
+}
+
+} // namespace rt
+} // namespace plumb
+#endif
+
+#endif // PLUMB_RUNTIME_CONV_H

@@ -1,0 +1,358 @@
+//===- runtime/include/plumb/runtime/elementwise.h - Elementwise ops -*- C++ -*-===//
+//
+// Part of Plumb. The per-element arithmetic of every elementwise operator,
+// written once as PLUMB_HD inline functions for host and CUDA, plus the C ABI
+// of the host kernels.
+//
+// Numeric semantics (float32, round-to-nearest-even, subnormals kept, no
+// contraction):
+//  * Every float result goes through canon(): a NaN is stored as 0x7FC00000.
+//  * Neg: sign flip (bit operation). Abs: sign clear (bit operation).
+//  * Reciprocal: 1.0f / x (IEEE division). Sqrt: IEEE sqrt.
+//  * Exp Log Tanh Sigmoid Erf Pow: plumb::rt::exp/log/tanh/sigmoid/erf/pow from
+//    math.h (our own correctly specified code, never libm). This header is the
+//    only place in the non-GEMM kernels that names them.
+//  * HardSigmoid(alpha, beta): t = alpha * x; t = t + beta; then
+//    Min(Max(t, +0), 1) with the Max/Min rules below.
+//  * Relu: x > 0 ? x : +0.0 (so Relu(-0) = +0); NaN -> NaN.
+//  * LeakyRelu(alpha): x >= 0 ? x : alpha * x (x = -0 gives -0).
+//  * Clip(lo, hi): Min(Max(x, lo), hi) (ONNX order; lo > hi gives hi).
+//  * Gelu(none) / Gelu(tanh): plumb::rt::gelu / gelu_tanh from math.h (each
+//    evaluated in binary64 and rounded once; see docs/math.md).
+//  * Max / Min: NaN if either operand is NaN; Max(+0,-0) = +0 and
+//    Min(+0,-0) = -0 in either order (so the result never depends on operand
+//    order, which makes variadic and reduction forms order-free).
+//  * Comparisons: IEEE (any comparison with NaN is false, +0 == -0).
+//  * Integer arithmetic (int64/int32): two's complement wraparound. Division
+//    truncates toward zero; x / 0 = 0; INT_MIN / -1 = INT_MIN. Pow(int):
+//    exponent >= 0 by repeated squaring with wraparound; exponent < 0 gives
+//    1 for base 1, +-1 for base -1 (by parity), 0 otherwise (0^-n = 0).
+//    Neg/Abs wrap (Abs(INT_MIN) = INT_MIN).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLUMB_RUNTIME_ELEMENTWISE_H
+#define PLUMB_RUNTIME_ELEMENTWISE_H
+
+#include "plumb/runtime/config.h"
+#include "plumb/runtime/ops_status.h"
+
+#include <stdint.h>
+
+#if defined(__cplusplus)
+#include "plumb/runtime/math.h"
+
+namespace plumb {
+namespace rt {
+namespace ops {
+
+//===----------------------------------------------------------------------===//
+// Bit helpers.
+//===----------------------------------------------------------------------===//
+
+PLUMB_INLINE uint32_t bitsOf(float f) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(f);
+#else
+  uint32_t u;
+  __builtin_memcpy(&u, &f, sizeof(u));
+  return u;
+#endif
+}
+
+PLUMB_INLINE float fromBits(uint32_t u) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(u);
+#else
+  float f;
+  __builtin_memcpy(&f, &u, sizeof(f));
+  return f;
+#endif
+}
+
+PLUMB_INLINE bool isNaN(float x) { return x != x; }
+
+/// Canonicalises NaN to 0x7FC00000; every other value is returned unchanged.
+PLUMB_INLINE float canon(float x) {
+  return x != x ? fromBits(PLUMB_CANONICAL_NAN_BITS) : x;
+}
+
+PLUMB_INLINE float canonicalNaN() { return fromBits(PLUMB_CANONICAL_NAN_BITS); }
+PLUMB_INLINE float posInf() { return fromBits(0x7F800000u); }
+PLUMB_INLINE float negInf() { return fromBits(0xFF800000u); }
+
+/// IEEE square root (correctly rounded instruction on every target).
+PLUMB_INLINE float sqrtRn(float x) {
+#if defined(__CUDA_ARCH__)
+  return __fsqrt_rn(x);
+#else
+  return __builtin_sqrtf(x);
+#endif
+}
+
+/// floor() for float without libm: exact for every float.
+PLUMB_INLINE float floorF(float x) {
+  // |x| >= 2^23 (or NaN/inf): already an integer.
+  if (!(x > -8388608.0f && x < 8388608.0f))
+    return x;
+  float t = (float)(int32_t)x; // truncation toward zero, exact here
+  if (t > x)
+    t = t - 1.0f;
+  if (t == 0.0f && bitsOf(x) >> 31)
+    t = fromBits(0x80000000u); // floor(-0) = -0, floor(-0.3) handled above
+  return t;
+}
+
+/// ceil() for float without libm: exact for every float.
+PLUMB_INLINE float ceilF(float x) {
+  if (!(x > -8388608.0f && x < 8388608.0f))
+    return x;
+  float t = (float)(int32_t)x;
+  if (t < x)
+    t = t + 1.0f;
+  if (t == 0.0f && bitsOf(x) >> 31)
+    t = fromBits(0x80000000u); // ceil(-0.5) = -0
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// Float32 unary ops.
+//===----------------------------------------------------------------------===//
+
+PLUMB_INLINE float negF(float x) { return fromBits(bitsOf(x) ^ 0x80000000u); }
+PLUMB_INLINE float absF(float x) { return fromBits(bitsOf(x) & 0x7FFFFFFFu); }
+
+/// Max with NaN propagation and +0 > -0 (order-free).
+PLUMB_INLINE float maxF(float a, float b) {
+  if (a != a || b != b)
+    return canonicalNaN();
+  if (a == b)
+    return fromBits(bitsOf(a) & bitsOf(b));
+  return a > b ? a : b;
+}
+
+/// Min with NaN propagation and -0 < +0 (order-free).
+PLUMB_INLINE float minF(float a, float b) {
+  if (a != a || b != b)
+    return canonicalNaN();
+  if (a == b)
+    return fromBits(bitsOf(a) | bitsOf(b));
+  return a < b ? a : b;
+}
+
+PLUMB_INLINE float reluF(float x) {
+  if (x != x)
+    return canonicalNaN();
+  return x > 0.0f ? x : 0.0f;
+}
+
+PLUMB_INLINE float leakyReluF(float x, float alpha) {
+  if (x != x)
+    return canonicalNaN();
+  return x >= 0.0f ? x : canon(alpha * x);
+}
+
+PLUMB_INLINE float clipF(float x, float lo, float hi) {
+  return minF(maxF(x, lo), hi);
+}
+
+PLUMB_INLINE float hardSigmoidF(float x, float alpha, float beta) {
+  float t = alpha * x;
+  t = t + beta;
+  return minF(maxF(t, 0.0f), 1.0f);
+}
+
+PLUMB_INLINE float reciprocalF(float x) { return canon(1.0f / x); }
+PLUMB_INLINE float sqrtF(float x) { return canon(sqrtRn(x)); }
+PLUMB_INLINE float expF(float x) { return canon(::plumb::rt::exp(x)); }
+PLUMB_INLINE float logF(float x) { return canon(::plumb::rt::log(x)); }
+PLUMB_INLINE float tanhF(float x) { return canon(::plumb::rt::tanh(x)); }
+PLUMB_INLINE float sigmoidF(float x) { return canon(::plumb::rt::sigmoid(x)); }
+PLUMB_INLINE float erfF(float x) { return canon(::plumb::rt::erf(x)); }
+PLUMB_INLINE float powF(float a, float b) { return canon(::plumb::rt::pow(a, b)); }
+
+/// Gelu(approximate="none"): math.h's gelu (x * Phi(x), rounded once).
+PLUMB_INLINE float geluErfF(float x) { return canon(::plumb::rt::gelu(x)); }
+
+/// Gelu(approximate="tanh"): math.h's gelu_tanh (rounded once).
+PLUMB_INLINE float geluTanhF(float x) {
+  return canon(::plumb::rt::gelu_tanh(x));
+}
+//===----------------------------------------------------------------------===//
+// Integer ops (two's complement wraparound, computed in unsigned).
+//===----------------------------------------------------------------------===//
+
+template <typename T> struct UnsignedOf;
+template <> struct UnsignedOf<int64_t> { typedef uint64_t type; };
+template <> struct UnsignedOf<int32_t> { typedef uint32_t type; };
+
+template <typename T> PLUMB_INLINE T addI(T a, T b) {
+  typedef typename UnsignedOf<T>::type U;
+  return (T)((U)a + (U)b);
+}
+template <typename T> PLUMB_INLINE T subI(T a, T b) {
+  typedef typename UnsignedOf<T>::type U;
+  return (T)((U)a - (U)b);
+}
+template <typename T> PLUMB_INLINE T mulI(T a, T b) {
+  typedef typename UnsignedOf<T>::type U;
+  return (T)((U)a * (U)b);
+}
+template <typename T> PLUMB_INLINE T negI(T a) {
+  typedef typename UnsignedOf<T>::type U;
+  return (T)((U)0 - (U)a);
+}
+template <typename T> PLUMB_INLINE T absI(T a) { return a < 0 ? negI(a) : a; }
+/// Truncating division; x / 0 = 0; MIN / -1 = MIN (wraparound).
+template <typename T> PLUMB_INLINE T divI(T a, T b) {
+  if (b == 0)
+    return 0;
+  if (b == -1)
+    return negI(a);
+  return a / b;
+}
+/// Integer power with wraparound (see file comment for negative exponents).
+template <typename T> PLUMB_INLINE T powI(T base, T e) {
+  if (e < 0) {
+    if (base == 1)
+      return 1;
+    if (base == -1)
+      return (e & 1) ? -1 : 1;
+    return 0;
+  }
+  typedef typename UnsignedOf<T>::type U;
+  U r = 1, b = (U)base;
+  U ue = (U)e;
+  while (ue) {
+    if (ue & 1)
+      r = r * b;
+    b = b * b;
+    ue >>= 1;
+  }
+  return (T)r;
+}
+template <typename T> PLUMB_INLINE T maxI(T a, T b) { return a > b ? a : b; }
+template <typename T> PLUMB_INLINE T minI(T a, T b) { return a < b ? a : b; }
+
+} // namespace ops
+} // namespace rt
+} // namespace plumb
+#endif // __cplusplus
+
+//===----------------------------------------------------------------------===//
+// C ABI.
+//===----------------------------------------------------------------------===//
+
+/// Unary op codes for plumb_rt_unary_f32 (alpha/beta meaning per op).
+enum plumb_rt_unary_op {
+  PLUMB_RT_NEG = 0,
+  PLUMB_RT_ABS = 1,
+  PLUMB_RT_RECIPROCAL = 2,
+  PLUMB_RT_SQRT = 3,
+  PLUMB_RT_EXP = 4,
+  PLUMB_RT_LOG = 5,
+  PLUMB_RT_TANH = 6,
+  PLUMB_RT_SIGMOID = 7,
+  PLUMB_RT_HARD_SIGMOID = 8, ///< alpha, beta
+  PLUMB_RT_RELU = 9,
+  PLUMB_RT_LEAKY_RELU = 10, ///< alpha
+  PLUMB_RT_CLIP = 11,       ///< alpha = min, beta = max (pass -inf/+inf if absent)
+  PLUMB_RT_ERF = 12,
+  PLUMB_RT_GELU = 13,      ///< approximate = "none"
+  PLUMB_RT_GELU_TANH = 14, ///< approximate = "tanh"
+  PLUMB_RT_IDENTITY = 15,  ///< copy (NaNs canonicalised)
+};
+
+/// Binary op codes. Arithmetic codes produce the input type; comparison codes
+/// produce bool (uint8 0/1); logical codes take and produce bool.
+enum plumb_rt_binary_op {
+  PLUMB_RT_ADD = 0,
+  PLUMB_RT_SUB = 1,
+  PLUMB_RT_MUL = 2,
+  PLUMB_RT_DIV = 3,
+  PLUMB_RT_POW = 4,
+  PLUMB_RT_MAX = 5,
+  PLUMB_RT_MIN = 6,
+  PLUMB_RT_EQUAL = 16,
+  PLUMB_RT_LESS = 17,
+  PLUMB_RT_GREATER = 18,
+  PLUMB_RT_GREATER_OR_EQUAL = 19,
+  PLUMB_RT_LESS_OR_EQUAL = 20,
+  PLUMB_RT_AND = 32,
+  PLUMB_RT_OR = 33,
+  PLUMB_RT_XOR = 34,
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// y[i] = op(x[i]) for i < n (float32). x and y may alias exactly.
+/// alpha/beta: HardSigmoid(alpha, beta), LeakyRelu(alpha), Clip(min, max).
+int plumb_rt_unary_f32(int32_t op, const float *x, float *y, int64_t n,
+                       float alpha, float beta);
+/// Integer unary: NEG, ABS, RELU (max(x,0)), CLIP (lo, hi), IDENTITY.
+int plumb_rt_unary_i64(int32_t op, const int64_t *x, int64_t *y, int64_t n,
+                       int64_t lo, int64_t hi);
+int plumb_rt_unary_i32(int32_t op, const int32_t *x, int32_t *y, int64_t n,
+                       int32_t lo, int32_t hi);
+/// Logical Not on bool (any nonzero byte is true; output 0/1).
+int plumb_rt_not_bool(const uint8_t *x, uint8_t *y, int64_t n);
+
+/// Numpy-broadcast binary op. a has shape a_shape[0..a_rank), b likewise; the
+/// output shape out_shape[0..out_rank) must equal the broadcast shape (ranks
+/// right-aligned, every input dim equal to the output dim or 1). Ranks <= 8.
+/// Arithmetic ops (ADD..MIN) write `out` of the input type; comparison ops
+/// write uint8 0/1 to `out`. Returns PLUMB_RT_OK or an error code.
+int plumb_rt_binary_f32(int32_t op, const float *a, const int64_t *a_shape,
+                        int32_t a_rank, const float *b, const int64_t *b_shape,
+                        int32_t b_rank, void *out, const int64_t *out_shape,
+                        int32_t out_rank);
+int plumb_rt_binary_i64(int32_t op, const int64_t *a, const int64_t *a_shape,
+                        int32_t a_rank, const int64_t *b,
+                        const int64_t *b_shape, int32_t b_rank, void *out,
+                        const int64_t *out_shape, int32_t out_rank);
+int plumb_rt_binary_i32(int32_t op, const int32_t *a, const int64_t *a_shape,
+                        int32_t a_rank, const int32_t *b,
+                        const int64_t *b_shape, int32_t b_rank, void *out,
+                        const int64_t *out_shape, int32_t out_rank);
+/// AND / OR / XOR / EQUAL on bool tensors (nonzero = true), uint8 0/1 output.
+int plumb_rt_binary_bool(int32_t op, const uint8_t *a, const int64_t *a_shape,
+                         int32_t a_rank, const uint8_t *b,
+                         const int64_t *b_shape, int32_t b_rank, uint8_t *out,
+                         const int64_t *out_shape, int32_t out_rank);
+
+/// Where(cond, x, y) with three-way numpy broadcasting, any element type of
+/// `elem_size` bytes (1, 2, 4 or 8): moves bits, no arithmetic.
+int plumb_rt_where(const uint8_t *cond, const int64_t *c_shape, int32_t c_rank,
+                   const void *x, const int64_t *x_shape, int32_t x_rank,
+                   const void *y, const int64_t *y_shape, int32_t y_rank,
+                   void *out, const int64_t *out_shape, int32_t out_rank,
+                   int64_t elem_size);
+
+/// Variadic Sum / Max / Min / Mean (op = ADD, MAX, MIN, or PLUMB_RT_MEAN) of
+/// `count` >= 1 broadcast inputs, folded strictly left to right:
+/// acc = in[0]; acc = op(acc, in[1]); ...; Mean then divides acc by (float)count.
+/// count == 1 copies (canonicalising NaN).
+#define PLUMB_RT_MEAN 7
+int plumb_rt_variadic_f32(int32_t op, int32_t count, const float *const *inputs,
+                          const int64_t *const *shapes, const int32_t *ranks,
+                          float *out, const int64_t *out_shape,
+                          int32_t out_rank);
+/// Variadic Sum / Max / Min over int64 (wraparound), left to right.
+int plumb_rt_variadic_i64(int32_t op, int32_t count,
+                          const int64_t *const *inputs,
+                          const int64_t *const *shapes, const int32_t *ranks,
+                          int64_t *out, const int64_t *out_shape,
+                          int32_t out_rank);
+
+/// Computes the numpy broadcast of two shapes into out_shape (capacity 8);
+/// returns the output rank, or PLUMB_RT_ESHAPE.
+int plumb_rt_broadcast_shape(const int64_t *a_shape, int32_t a_rank,
+                             const int64_t *b_shape, int32_t b_rank,
+                             int64_t *out_shape);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // PLUMB_RUNTIME_ELEMENTWISE_H

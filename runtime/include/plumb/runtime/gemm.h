@@ -1,0 +1,125 @@
+//===- runtime/include/plumb/runtime/gemm.h - Deterministic GEMM -*- C++ -*-===//
+//
+// Part of Plumb. Matrix products under a fixed reduction tree.
+//
+// Numeric definition (contract plumb-det-v1, see docs/determinism.md):
+//   dot(m, n) = treeDot over k = 0..K-1 of the products A[m,k] * B[k,n] under
+//               blocked(block): chunks of `block` consecutive k, each chunk
+//               accumulated acc = fmaf(A[m,k], B[k,n], acc) from -0.0 in
+//               increasing k, chunk results combined by stride-halving
+//               (treeCombine). block == 0 means one chunk (sequential).
+//   Epilogue (Gemm):   y = dot
+//                      y = alpha * y           (skipped when alpha == 1: exact)
+//                      if C: y = y + (beta * c) (beta * c skipped when beta==1)
+//                      if y is NaN: y = 0x7FC00000
+//   MatMul has no epilogue beyond the NaN canonicalisation.
+// Every fast path (SIMD width, threads, cache blocking) reproduces this bit for
+// bit; the scalar reference is plumb_rt_gemm_reference.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLUMB_RUNTIME_GEMM_H
+#define PLUMB_RUNTIME_GEMM_H
+
+#include "plumb/runtime/config.h"
+#include "plumb/runtime/tree.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// General strided product with the Gemm epilogue.
+///   A element (m, k) at A[m * a_rs + k * a_cs]
+///   B element (k, n) at B[k * b_rs + n * b_cs]
+///   C element (m, n) at C[m * c_rs + n * c_cs] (strides may be 0 to
+///     broadcast; C may be NULL for "no C")
+///   Y element (m, n) at Y[m * ldy + n]
+/// Y must not alias A, B or C.
+void plumb_rt_gemm_strided(int64_t M, int64_t N, int64_t K, float alpha,
+                           const float *A, int64_t a_rs, int64_t a_cs,
+                           const float *B, int64_t b_rs, int64_t b_cs,
+                           float beta, const float *C, int64_t c_rs,
+                           int64_t c_cs, float *Y, int64_t ldy, int64_t block);
+
+/// ONNX Gemm: Y[M,N] = alpha * A' B' + beta * C, A' = transA ? A^T : A
+/// (A stored row-major as [M,K] or, transposed, [K,M]), likewise B ([K,N] or
+/// [N,K]). C (may be NULL) is broadcast to [M,N] per ONNX unidirectional
+/// broadcasting from its shape c_shape[0..c_rank) (rank 0, 1 or 2).
+void plumb_rt_gemm(int64_t M, int64_t N, int64_t K, float alpha,
+                   const float *A, int transA, const float *B, int transB,
+                   float beta, const float *C, const int64_t *c_shape,
+                   int c_rank, float *Y, int64_t block);
+
+/// Batched product Y[b] = A[b] * B[b] for b < batch, each [M,K] x [K,N]
+/// (row-major, leading dims K and N), batch strides in elements (0 =
+/// broadcast). Y is dense [batch, M, N].
+void plumb_rt_matmul_batched(int64_t batch, int64_t M, int64_t N, int64_t K,
+                             const float *A, int64_t a_bs, const float *B,
+                             int64_t b_bs, float *Y, int64_t block);
+
+/// ONNX / numpy MatMul with full broadcasting: ranks >= 1; a 1-D A is
+/// promoted to [1,K] (the 1 removed from the result), a 1-D B to [K,1].
+/// Batch dims broadcast numpy-style. y_shape (capacity >= max rank) receives
+/// the result shape and *y_rank its rank. Returns 0 on success, -1 on a shape
+/// mismatch (nothing written to Y then).
+int plumb_rt_matmul(const float *A, const int64_t *a_shape, int a_rank,
+                    const float *B, const int64_t *b_shape, int b_rank,
+                    float *Y, int64_t *y_shape, int *y_rank, int64_t block);
+
+/// Scalar reference of plumb_rt_gemm_strided (treeDot per element, single
+/// threaded). Same results bit for bit; used by tests and the referee.
+void plumb_rt_gemm_reference(int64_t M, int64_t N, int64_t K, float alpha,
+                             const float *A, int64_t a_rs, int64_t a_cs,
+                             const float *B, int64_t b_rs, int64_t b_cs,
+                             float beta, const float *C, int64_t c_rs,
+                             int64_t c_cs, float *Y, int64_t ldy,
+                             int64_t block);
+
+/// Kernel selection for the GEMM fast path. Affects speed only, never a
+/// result bit (tests use it to compare every code path). 0 = best available
+/// (default), 1 = portable scalar, 2 = AVX2+FMA, 3 = AVX-512F. Requests for
+/// an ISA the CPU lacks fall back to the best available below it.
+void plumb_rt_gemm_set_isa(int isa);
+/// The ISA the fast path currently uses (1, 2 or 3).
+int plumb_rt_gemm_active_isa(void);
+
+#ifdef __cplusplus
+} // extern "C"
+
+namespace plumb {
+namespace rt {
+
+/// The Gemm epilogue for one element, shared by host and device code.
+PLUMB_INLINE float gemmEpilogue(float dot, float alpha, float beta,
+                                const float *c) {
+  float y = dot;
+  if (alpha != 1.0f)
+    y = alpha * y;
+  if (c) {
+    float cv = *c;
+    if (beta != 1.0f)
+      cv = beta * cv;
+    y = y + cv;
+  }
+  return y;
+}
+
+/// Replaces any NaN by the canonical quiet NaN 0x7FC00000.
+PLUMB_INLINE float canonicalNaN(float x) {
+  if (x != x) {
+    union {
+      uint32_t u;
+      float f;
+    } v;
+    v.u = PLUMB_CANONICAL_NAN_BITS;
+    return v.f;
+  }
+  return x;
+}
+
+} // namespace rt
+} // namespace plumb
+#endif
+
+#endif // PLUMB_RUNTIME_GEMM_H

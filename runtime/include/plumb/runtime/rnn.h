@@ -1,0 +1,76 @@
+//===- runtime/include/plumb/runtime/rnn.h - LSTM and GRU ------*- C++ -*-===//
+//
+// Part of Plumb. ONNX LSTM and GRU, layout 0 (X [seq, batch, input], Y [seq,
+// dirs, batch, hidden]), directions forward / reverse / bidirectional,
+// default activations (f = Sigmoid, g = h = Tanh, from math.h).
+//
+// Every gate pre-activation of unit j (gate row g = gate * H + j) at a step:
+//   xw = treeDot(X_t[b, :], W[g, :], I, block)     (tree.h, fmaf chunks)
+//   hr = treeDot(H_prev[b, :], R[g, :], H, block)
+//   a  = xw + hr;  if B: a = a + Wb[g];  a = a + Rb[g]   (in this order)
+// LSTM (gate order i, o, f, c as in ONNX W/R/B; peephole P order i, o, f):
+//   peephole (if P): a_i = a_i + (P_i[j] * C_prev[j]); a_f likewise; a_o uses
+//   the new C: a_o = a_o + (P_o[j] * C[j]).
+//   clip > 0: a = Min(Max(a, -clip), clip) right before the activation.
+//   i = sigmoid(a_i); f = input_forget ? 1 - i : sigmoid(a_f);
+//   c~ = tanh(a_c); C = (f * C_prev) + (i * c~); o = sigmoid(a_o);
+//   H = o * tanh(C).
+// GRU (gate order z, r, h):
+//   z = sigmoid(a_z), r = sigmoid(a_r) (a as above, clipped);
+//   linear_before_reset = 0: rh = r * H_prev (per element);
+//       a_h = xw_h + treeDot(rh, R_h[j, :]);  + Wbh;  + Rbh
+//   linear_before_reset = 1: t = treeDot(H_prev, R_h[j, :]); t = t + Rbh (if
+//       B); t = r * t; a_h = xw_h + t; a_h = a_h + Wbh (if B)
+//   h~ = tanh(clip(a_h));  H = ((1 - z) * h~) + (z * H_prev).
+// Without B no bias additions happen at all. Without initial_h / initial_c
+// the states start at +0.0. seq_lens (int32, per batch entry, 0..seq) may be
+// null (= all seq): entry b runs steps t < seq_lens[b] only (reverse: from
+// seq_lens[b] - 1 down to 0); Y rows of unprocessed steps are +0.0; Y_h / Y_c
+// hold the state after the last processed step (the initial state if none).
+// All stores NaN-canonicalised. Threads split batch x gate rows.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLUMB_RUNTIME_RNN_H
+#define PLUMB_RUNTIME_RNN_H
+
+#include "plumb/runtime/config.h"
+#include "plumb/runtime/ops_status.h"
+
+#include <stdint.h>
+
+enum plumb_rt_rnn_direction {
+  PLUMB_RT_RNN_FORWARD = 0,
+  PLUMB_RT_RNN_REVERSE = 1,
+  PLUMB_RT_RNN_BIDIRECTIONAL = 2,
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// LSTM. W [dirs, 4H, I], R [dirs, 4H, H], B [dirs, 8H] or null, P [dirs, 3H]
+/// or null, initial_h / initial_c [dirs, batch, H] or null. Outputs Y [seq,
+/// dirs, batch, H], Y_h / Y_c [dirs, batch, H], each may be null. clip <= 0:
+/// no clipping. dirs = 2 for bidirectional, else 1.
+int plumb_rt_lstm_f32(const float *X, const float *W, const float *R,
+                      const float *B, const int32_t *seq_lens,
+                      const float *initial_h, const float *initial_c,
+                      const float *P, int64_t seq, int64_t batch,
+                      int64_t input, int64_t hidden, int32_t direction,
+                      float clip, int32_t input_forget, float *Y, float *Y_h,
+                      float *Y_c, int64_t block);
+
+/// GRU. W [dirs, 3H, I], R [dirs, 3H, H], B [dirs, 6H] or null, initial_h
+/// [dirs, batch, H] or null. Outputs Y [seq, dirs, batch, H] and Y_h.
+int plumb_rt_gru_f32(const float *X, const float *W, const float *R,
+                     const float *B, const int32_t *seq_lens,
+                     const float *initial_h, int64_t seq, int64_t batch,
+                     int64_t input, int64_t hidden, int32_t direction,
+                     float clip, int32_t linear_before_reset, float *Y,
+                     float *Y_h, int64_t block);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // PLUMB_RUNTIME_RNN_H

@@ -1,0 +1,273 @@
+//===- runtime/src/conv.cpp - Deterministic Conv / ConvTranspose -*- C++ -*-===//
+//
+// Part of Plumb. Conv and ConvTranspose as (implicit-zero) im2col + the
+// deterministic GEMM. For each (image n, group g):
+//   col[k][p], k = (ci, kh, kw) (kw fastest), p = oh * OW + ow, holds the
+//   term's x value (+0.0 for padding / non-hitting taps),
+//   Y[n, g*Cout_g + m, p] = treeDot_k(Wg[m][k], col[k][p]) + bias[g*Cout_g+m]
+// which is exactly the per-element definition in conv.h, so the GEMM fast
+// path (whatever its schedule) reproduces the scalar references bit for bit.
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/runtime/conv.h"
+
+#include "gemm_kernels.h"
+
+#include "plumb/runtime/gemm.h"
+#include "plumb/runtime/threads.h"
+#include "plumb/runtime/tree.h"
+
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+using namespace plumb::rt;
+
+namespace {
+
+bool validParams(const plumb_conv2d_params *p) {
+  if (!p || p->N < 0 || p->Cin < 0 || p->H < 0 || p->W < 0 || p->Cout < 0 ||
+      p->KH < 1 || p->KW < 1 || p->OH < 0 || p->OW < 0 || p->group < 1 ||
+      p->stride_h < 1 || p->stride_w < 1 || p->dilation_h < 1 ||
+      p->dilation_w < 1)
+    return false;
+  return p->Cin % p->group == 0 && p->Cout % p->group == 0;
+}
+
+/// Fills col [K][P] for image n, group g. transpose selects the
+/// ConvTranspose tap mapping.
+void im2col(const plumb_conv2d_params &p, const float *X, int64_t n,
+            int64_t g, bool transpose, float *col) {
+  const int64_t Cg = p.Cin / p.group, KK = p.KH * p.KW, P = p.OH * p.OW;
+  const int64_t K = Cg * KK;
+  const float *Xg = X + (n * p.Cin + g * Cg) * p.H * p.W;
+  parallelFor(0, K, std::max<int64_t>(1, 16384 / std::max<int64_t>(P, 1)),
+              [&](int64_t lo, int64_t hi) {
+    std::vector<int64_t> iwOf(p.OW);
+    for (int64_t k = lo; k < hi; ++k) {
+      const int64_t ci = k / KK, kh = (k % KK) / p.KW, kw = k % p.KW;
+      const float *xc = Xg + ci * p.H * p.W;
+      float *dst = col + k * P;
+      for (int64_t ow = 0; ow < p.OW; ++ow)
+        iwOf[ow] = transpose ? convTransposeInputPos(ow, kw, p.stride_w,
+                                                     p.dilation_w, p.pad_left,
+                                                     p.W)
+                             : convInputPos(ow, kw, p.stride_w, p.dilation_w,
+                                            p.pad_left, p.W);
+      for (int64_t oh = 0; oh < p.OH; ++oh) {
+        const int64_t ih =
+            transpose ? convTransposeInputPos(oh, kh, p.stride_h, p.dilation_h,
+                                              p.pad_top, p.H)
+                      : convInputPos(oh, kh, p.stride_h, p.dilation_h,
+                                     p.pad_top, p.H);
+        float *d = dst + oh * p.OW;
+        if (ih < 0) {
+          for (int64_t ow = 0; ow < p.OW; ++ow)
+            d[ow] = 0.0f;
+          continue;
+        }
+        const float *xr = xc + ih * p.W;
+        for (int64_t ow = 0; ow < p.OW; ++ow)
+          d[ow] = iwOf[ow] < 0 ? 0.0f : xr[iwOf[ow]];
+      }
+    }
+  });
+}
+
+/// Shared driver. `wg(g)` returns group g's weights as a dense
+/// [Cout_g][K] row-major matrix.
+template <class WeightsOf>
+void convViaGemm(const plumb_conv2d_params &p, const float *X,
+                 const float *bias, float *Y, int64_t block, bool transpose,
+                 WeightsOf wg) {
+  const int64_t Cg = p.Cin / p.group, Mg = p.Cout / p.group;
+  const int64_t K = Cg * p.KH * p.KW, P = p.OH * p.OW;
+  if (P == 0 || Mg == 0)
+    return;
+  // 1x1, stride 1, no padding: the input itself is the column matrix.
+  const bool direct = !transpose && p.KH == 1 && p.KW == 1 &&
+                      p.stride_h == 1 && p.stride_w == 1 && p.pad_top == 0 &&
+                      p.pad_left == 0 && p.OH == p.H && p.OW == p.W;
+  std::vector<float> col(direct ? 0 : static_cast<size_t>(K * P));
+  for (int64_t n = 0; n < p.N; ++n)
+    for (int64_t g = 0; g < p.group; ++g) {
+      const float *B;
+      if (direct) {
+        B = X + (n * p.Cin + g * Cg) * p.H * p.W;
+      } else {
+        im2col(p, X, n, g, transpose, col.data());
+        B = col.data();
+      }
+      const float *A = wg(g);
+      if (Mg == 1) {
+        // One output channel per group (depthwise): a row product, SIMD
+        // over output positions; same per-element operations as the GEMM.
+        float *y = Y + (n * p.Cout + g) * P;
+        const float bv = bias ? bias[g] : 0.0f;
+        const detail::ColDotFn fn = detail::colDotFor(plumb_rt_gemm_active_isa());
+        const int64_t work = 16 * treeChunks(K, block);
+        parallelFor(0, (P + 15) / 16, std::max<int64_t>(1, 4096 / std::max<int64_t>(K, 1)),
+                    [&](int64_t lo, int64_t hi) {
+          std::vector<float> scratch(static_cast<size_t>(work));
+          const int64_t p0 = lo * 16, p1 = std::min(P, hi * 16);
+          fn(A, B + p0, K, p1 - p0, P, block, y + p0, scratch.data());
+          for (int64_t e = p0; e < p1; ++e)
+            y[e] = canonicalNaN(bias ? y[e] + bv : y[e]);
+        });
+        continue;
+      }
+      plumb_rt_gemm_strided(Mg, P, K, 1.0f, A, K, 1, B, P, 1, 1.0f,
+                            bias ? bias + g * Mg : nullptr, 1, 0,
+                            Y + (n * p.Cout + g * Mg) * P, P, block);
+    }
+}
+
+} // namespace
+
+extern "C" {
+
+int64_t plumb_rt_conv_out_dim(int64_t in, int64_t k, int64_t stride,
+                              int64_t dilation, int64_t pad_begin,
+                              int64_t pad_end) {
+  const int64_t span = in + pad_begin + pad_end - ((k - 1) * dilation + 1);
+  if (span < 0)
+    return 0;
+  return span / stride + 1;
+}
+
+int plumb_rt_conv2d(const plumb_conv2d_params *p, const float *X,
+                    const float *Wt, const float *bias, float *Y,
+                    int64_t block) {
+  if (!validParams(p) ||
+      p->OH != plumb_rt_conv_out_dim(p->H, p->KH, p->stride_h, p->dilation_h,
+                                     p->pad_top, p->pad_bottom) ||
+      p->OW != plumb_rt_conv_out_dim(p->W, p->KW, p->stride_w, p->dilation_w,
+                                     p->pad_left, p->pad_right))
+    return -1;
+  const int64_t K = (p->Cin / p->group) * p->KH * p->KW;
+  const int64_t Mg = p->Cout / p->group;
+  convViaGemm(*p, X, bias, Y, block, false,
+              [&](int64_t g) { return Wt + g * Mg * K; });
+  return 0;
+}
+
+int plumb_rt_conv2d_reference(const plumb_conv2d_params *p, const float *X,
+                              const float *Wt, const float *bias, float *Y,
+                              int64_t block) {
+  if (!validParams(p))
+    return -1;
+  const int64_t Cg = p->Cin / p->group, Mg = p->Cout / p->group;
+  const int64_t K = Cg * p->KH * p->KW;
+  std::vector<float> xs(K + 1), scratch(treeChunks(K, block) + 1);
+  for (int64_t n = 0; n < p->N; ++n)
+    for (int64_t co = 0; co < p->Cout; ++co) {
+      const int64_t g = co / Mg;
+      for (int64_t oh = 0; oh < p->OH; ++oh)
+        for (int64_t ow = 0; ow < p->OW; ++ow) {
+          int64_t k = 0;
+          for (int64_t ci = 0; ci < Cg; ++ci)
+            for (int64_t kh = 0; kh < p->KH; ++kh)
+              for (int64_t kw = 0; kw < p->KW; ++kw, ++k) {
+                int64_t ih = convInputPos(oh, kh, p->stride_h, p->dilation_h,
+                                          p->pad_top, p->H);
+                int64_t iw = convInputPos(ow, kw, p->stride_w, p->dilation_w,
+                                          p->pad_left, p->W);
+                xs[k] = (ih < 0 || iw < 0)
+                            ? 0.0f
+                            : X[((n * p->Cin + g * Cg + ci) * p->H + ih) * p->W +
+                                iw];
+              }
+          float dot = treeDot(xs.data(), 1, Wt + co * K, 1, K, block,
+                              scratch.data());
+          float y = bias ? dot + bias[co] : dot;
+          Y[((n * p->Cout + co) * p->OH + oh) * p->OW + ow] = canonicalNaN(y);
+        }
+    }
+  return 0;
+}
+
+int plumb_rt_conv1d(int64_t N, int64_t Cin, int64_t L, int64_t Cout,
+                    int64_t K, int64_t group, int64_t stride,
+                    int64_t dilation, int64_t pad_begin, int64_t pad_end,
+                    const float *X, const float *Wt, const float *bias,
+                    float *Y, int64_t block) {
+  plumb_conv2d_params p = {N, Cin, 1, L, Cout, 1, K, 1,
+                           plumb_rt_conv_out_dim(L, K, stride, dilation,
+                                                 pad_begin, pad_end),
+                           group, 1, stride, 1, dilation, 0, pad_begin, 0,
+                           pad_end};
+  return plumb_rt_conv2d(&p, X, Wt, bias, Y, block);
+}
+
+int plumb_rt_conv_transpose2d(const plumb_conv2d_params *p, const float *X,
+                              const float *Wt, const float *bias, float *Y,
+                              int64_t block) {
+  if (!validParams(p))
+    return -1;
+  const int64_t Cg = p->Cin / p->group, Mg = p->Cout / p->group;
+  const int64_t KK = p->KH * p->KW, K = Cg * KK;
+  // Regroup W [Cin, Cout_g, KH, KW] into per-group [Cout_g][(ci, kh, kw)].
+  std::vector<float> wg(static_cast<size_t>(Mg * K));
+  convViaGemm(*p, X, bias, Y, block, true, [&](int64_t g) {
+    for (int64_t m = 0; m < Mg; ++m)
+      for (int64_t ci = 0; ci < Cg; ++ci)
+        memcpy(&wg[m * K + ci * KK], Wt + ((g * Cg + ci) * Mg + m) * KK,
+               sizeof(float) * KK);
+    return static_cast<const float *>(wg.data());
+  });
+  return 0;
+}
+
+int plumb_rt_conv_transpose2d_reference(const plumb_conv2d_params *p,
+                                        const float *X, const float *Wt,
+                                        const float *bias, float *Y,
+                                        int64_t block) {
+  if (!validParams(p))
+    return -1;
+  const int64_t Cg = p->Cin / p->group, Mg = p->Cout / p->group;
+  const int64_t KK = p->KH * p->KW, K = Cg * KK;
+  std::vector<float> xs(K + 1), ws(K + 1), scratch(treeChunks(K, block) + 1);
+  for (int64_t n = 0; n < p->N; ++n)
+    for (int64_t co = 0; co < p->Cout; ++co) {
+      const int64_t g = co / Mg, m = co % Mg;
+      for (int64_t oh = 0; oh < p->OH; ++oh)
+        for (int64_t ow = 0; ow < p->OW; ++ow) {
+          int64_t k = 0;
+          for (int64_t ci = 0; ci < Cg; ++ci)
+            for (int64_t kh = 0; kh < p->KH; ++kh)
+              for (int64_t kw = 0; kw < p->KW; ++kw, ++k) {
+                int64_t ih = convTransposeInputPos(oh, kh, p->stride_h,
+                                                   p->dilation_h, p->pad_top,
+                                                   p->H);
+                int64_t iw = convTransposeInputPos(ow, kw, p->stride_w,
+                                                   p->dilation_w, p->pad_left,
+                                                   p->W);
+                const int64_t c = g * Cg + ci;
+                xs[k] = (ih < 0 || iw < 0)
+                            ? 0.0f
+                            : X[((n * p->Cin + c) * p->H + ih) * p->W + iw];
+                ws[k] = Wt[((c * Mg + m) * p->KH + kh) * p->KW + kw];
+              }
+          float dot = treeDot(xs.data(), 1, ws.data(), 1, K, block,
+                              scratch.data());
+          float y = bias ? dot + bias[co] : dot;
+          Y[((n * p->Cout + co) * p->OH + oh) * p->OW + ow] = canonicalNaN(y);
+        }
+    }
+  return 0;
+}
+
+int plumb_rt_conv_transpose1d(int64_t N, int64_t Cin, int64_t L,
+                              int64_t Cout, int64_t K, int64_t OL,
+                              int64_t group, int64_t stride, int64_t dilation,
+                              int64_t pad_begin, int64_t pad_end,
+                              const float *X, const float *Wt,
+                              const float *bias, float *Y, int64_t block) {
+  plumb_conv2d_params p = {N,     Cin,    1, L, Cout,     1,        K,
+                           1,     OL,     group, 1, stride, 1, dilation,
+                           0,     pad_begin, 0, pad_end};
+  return plumb_rt_conv_transpose2d(&p, X, Wt, bias, Y, block);
+}
+
+} // extern "C"

@@ -1,0 +1,374 @@
+//===- runtime/src/gemm.cpp - Deterministic GEMM driver --------*- C++ -*-===//
+//
+// Part of Plumb. Packing, cache blocking and threading around the
+// microkernels of gemm_kernels.cpp, plus the scalar reference and the ONNX
+// Gemm / MatMul entry points.
+//
+// Schedule (changes speed only, never a bit):
+//   1. B is packed once into NR-wide slivers over the full K (in parallel).
+//   2. M is cut into blocks of mc rows, N into groups of slivers; each
+//      (M block, N group) task is run by one thread, which packs its A block
+//      (mc x K, MR-row slivers) and calls the microkernel for every MR x NR
+//      tile. The microkernel evaluates the whole K range of its tile under the
+//      tree, so the tree's chunk boundaries are exactly respected.
+//   3. The epilogue (alpha, beta*C, NaN canonicalisation) is applied when the
+//      tile is stored.
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/runtime/gemm.h"
+
+#include "gemm_kernels.h"
+#include "plumb/runtime/threads.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+using namespace plumb::rt;
+using namespace plumb::rt::detail;
+
+namespace {
+
+std::atomic<int> requestedIsa{kIsaAuto};
+
+const GemmKernel &activeKernel() {
+  int want = requestedIsa.load(std::memory_order_relaxed);
+  if (want == kIsaAuto || want > kIsaAvx512)
+    want = kIsaAvx512;
+  for (int isa = want; isa > kIsaScalar; --isa)
+    if (const GemmKernel *k = gemmKernelFor(isa))
+      return *k;
+  return *gemmKernelFor(kIsaScalar);
+}
+
+/// 64-byte aligned float buffer, reused across calls on the same thread.
+struct AlignedBuffer {
+  float *data = nullptr;
+  int64_t capacity = 0;
+  ~AlignedBuffer() { free(data); }
+  float *get(int64_t n) {
+    if (n > capacity) {
+      free(data);
+      int64_t bytes = ((n * 4 + 63) / 64) * 64;
+      data = static_cast<float *>(aligned_alloc(64, static_cast<size_t>(bytes)));
+      capacity = n;
+    }
+    return data;
+  }
+};
+
+thread_local AlignedBuffer tlsPackA, tlsWork, tlsTile;
+
+struct Epilogue {
+  float alpha, beta;
+  const float *C;
+  int64_t c_rs, c_cs;
+};
+
+/// Stores rows [0, rows) x cols [0, cols) of a tile (row stride ts) to Y,
+/// applying the epilogue. The SSE2 path performs the same IEEE operations as
+/// gemmEpilogue + canonicalNaN, four lanes at a time.
+inline void storeTile(const float *tile, int64_t ts, int64_t rows,
+                      int64_t cols, int64_t m0, int64_t n0, const Epilogue &e,
+                      float *Y, int64_t ldy) {
+  for (int64_t i = 0; i < rows; ++i) {
+    const float *t = tile + i * ts;
+    float *y = Y + (m0 + i) * ldy + n0;
+    const float *c = e.C ? e.C + (m0 + i) * e.c_rs + n0 * e.c_cs : nullptr;
+    int64_t j = 0;
+#if defined(__SSE2__)
+    if (!c || e.c_cs == 1 || e.c_cs == 0) {
+      const __m128 canon =
+          _mm_castsi128_ps(_mm_set1_epi32(static_cast<int>(PLUMB_CANONICAL_NAN_BITS)));
+      const __m128 va = _mm_set1_ps(e.alpha), vb = _mm_set1_ps(e.beta);
+      const bool scale = e.alpha != 1.0f, scaleC = e.beta != 1.0f;
+      for (; j + 4 <= cols; j += 4) {
+        __m128 v = _mm_loadu_ps(t + j);
+        if (scale)
+          v = _mm_mul_ps(va, v);
+        if (c) {
+          __m128 cv = e.c_cs ? _mm_loadu_ps(c + j) : _mm_set1_ps(*c);
+          if (scaleC)
+            cv = _mm_mul_ps(vb, cv);
+          v = _mm_add_ps(v, cv);
+        }
+        const __m128 nan = _mm_cmpunord_ps(v, v);
+        v = _mm_or_ps(_mm_and_ps(nan, canon), _mm_andnot_ps(nan, v));
+        _mm_storeu_ps(y + j, v);
+      }
+    }
+#endif
+    for (; j < cols; ++j)
+      y[j] = canonicalNaN(
+          gemmEpilogue(t[j], e.alpha, e.beta, c ? c + j * e.c_cs : nullptr));
+  }
+}
+
+/// Packs rows [m0, m0 + rows) of A (all K) into MR-row slivers, zero padded.
+void packA(const float *A, int64_t a_rs, int64_t a_cs, int64_t m0,
+           int64_t rows, int64_t K, int mr, float *dst) {
+  for (int64_t s = 0; s * mr < rows; ++s) {
+    float *d = dst + s * mr * K;
+    const int64_t r0 = s * mr;
+    const int64_t nr = std::min<int64_t>(mr, rows - r0);
+    if (nr < mr)
+      memset(d, 0, sizeof(float) * mr * K);
+    if (a_cs == 1) {
+      for (int64_t i = 0; i < nr; ++i) {
+        const float *src = A + (m0 + r0 + i) * a_rs;
+        for (int64_t k = 0; k < K; ++k)
+          d[k * mr + i] = src[k];
+      }
+    } else {
+      for (int64_t k = 0; k < K; ++k) {
+        const float *src = A + (m0 + r0) * a_rs + k * a_cs;
+        for (int64_t i = 0; i < nr; ++i)
+          d[k * mr + i] = src[i * a_rs];
+      }
+    }
+  }
+}
+
+/// Packs columns [n0, n0 + nr) (one sliver) of B into bp[k * NR + j].
+void packBSliver(const float *B, int64_t b_rs, int64_t b_cs, int64_t n0,
+                 int64_t cols, int64_t K, int nrw, float *d) {
+  if (cols < nrw)
+    memset(d, 0, sizeof(float) * nrw * K);
+  if (b_cs == 1) {
+    for (int64_t k = 0; k < K; ++k) {
+      const float *src = B + k * b_rs + n0;
+      float *dk = d + k * nrw;
+      for (int64_t j = 0; j < cols; ++j)
+        dk[j] = src[j];
+    }
+  } else {
+    for (int64_t j = 0; j < cols; ++j) {
+      const float *src = B + (n0 + j) * b_cs;
+      for (int64_t k = 0; k < K; ++k)
+        d[k * nrw + j] = src[k * b_rs];
+    }
+  }
+}
+
+void gemmCore(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
+              int64_t a_cs, const float *B, int64_t b_rs, int64_t b_cs,
+              const Epilogue &epi, float *Y, int64_t ldy, int64_t block) {
+  if (M <= 0 || N <= 0)
+    return;
+  if (K < 0)
+    K = 0;
+  if (block < 0)
+    block = 0;
+  const GemmKernel &kern = activeKernel();
+  const int mr = kern.mr, nr = kern.nr;
+  // Small products are not worth waking the pool: give every thread at
+  // least ~4M multiply-adds.
+  const double macs = static_cast<double>(M) * N * std::max<int64_t>(K, 1);
+  int threads = plumb_rt_get_threads();
+  while (threads > 1 && macs / threads < 4.0e6)
+    --threads;
+
+  // 1. Pack B (shared, read-only afterwards).
+  const int64_t numSlivers = (N + nr - 1) / nr;
+  const int64_t sliverFloats = static_cast<int64_t>(nr) * std::max<int64_t>(K, 1);
+  std::unique_ptr<float, decltype(&free)> bpack(
+      static_cast<float *>(aligned_alloc(
+          64, static_cast<size_t>(((numSlivers * sliverFloats * 4 + 63) / 64) * 64))),
+      &free);
+  float *bp = bpack.get();
+  const int64_t packGrain =
+      threads > 1 ? std::max<int64_t>(1, 65536 / sliverFloats) : numSlivers;
+  parallelFor(0, numSlivers, packGrain,
+              [&](int64_t lo, int64_t hi) {
+                for (int64_t s = lo; s < hi; ++s)
+                  packBSliver(B, b_rs, b_cs, s * nr,
+                              std::min<int64_t>(nr, N - s * nr), K, nr,
+                              bp + s * sliverFloats);
+              });
+
+  // 2. Blocking. The A block (mc x K) should stay in L2 (~1 MiB budget).
+  int64_t mc = 262144 / std::max<int64_t>(K, 1);
+  mc = std::max<int64_t>(mr, std::min<int64_t>(mc, 16 * mr));
+  mc = (mc / mr) * mr;
+  const int64_t numMB = (M + mc - 1) / mc;
+  int64_t numNG = 1;
+  if (threads > 1)
+    numNG = std::min<int64_t>(numSlivers,
+                              std::max<int64_t>(1, (4 * threads + numMB - 1) / numMB));
+  const int64_t slPerGroup = (numSlivers + numNG - 1) / numNG;
+  numNG = (numSlivers + slPerGroup - 1) / slPerGroup;
+  const int64_t workFloats = gemmTileWorkFloats(kern, K, block);
+
+  const int64_t numTasks = numMB * numNG;
+  parallelFor(0, numTasks, (numTasks + threads - 1) / threads,
+              [&](int64_t lo, int64_t hi) {
+    float *tile = tlsTile.get(static_cast<int64_t>(mr) * nr);
+    float *work = tlsWork.get(std::max<int64_t>(workFloats, 1));
+    float *ap = tlsPackA.get(mc * std::max<int64_t>(K, 1));
+    int64_t packedMB = -1;
+    for (int64_t task = lo; task < hi; ++task) {
+      const int64_t mb = task / numNG, ng = task % numNG;
+      const int64_t m0 = mb * mc, rows = std::min<int64_t>(mc, M - m0);
+      if (packedMB != mb) {
+        packA(A, a_rs, a_cs, m0, rows, K, mr, ap);
+        packedMB = mb;
+      }
+      const int64_t s0 = ng * slPerGroup;
+      const int64_t s1 = std::min<int64_t>(numSlivers, s0 + slPerGroup);
+      for (int64_t s = s0; s < s1; ++s) {
+        const float *b = bp + s * sliverFloats;
+        const int64_t n0 = s * nr, cols = std::min<int64_t>(nr, N - n0);
+        for (int64_t r = 0; r * mr < rows; ++r) {
+          kern.tile(ap + r * mr * K, b, K, block, tile, work);
+          storeTile(tile, nr, std::min<int64_t>(mr, rows - r * mr), cols,
+                    m0 + r * mr, n0, epi, Y, ldy);
+        }
+      }
+    }
+  });
+}
+
+} // namespace
+
+extern "C" {
+
+void plumb_rt_gemm_set_isa(int isa) {
+  requestedIsa.store(isa, std::memory_order_relaxed);
+}
+
+int plumb_rt_gemm_active_isa(void) { return activeKernel().isa; }
+
+void plumb_rt_gemm_strided(int64_t M, int64_t N, int64_t K, float alpha,
+                           const float *A, int64_t a_rs, int64_t a_cs,
+                           const float *B, int64_t b_rs, int64_t b_cs,
+                           float beta, const float *C, int64_t c_rs,
+                           int64_t c_cs, float *Y, int64_t ldy,
+                           int64_t block) {
+  Epilogue e{alpha, beta, C, c_rs, c_cs};
+  gemmCore(M, N, K, A, a_rs, a_cs, B, b_rs, b_cs, e, Y, ldy, block);
+}
+
+void plumb_rt_gemm_reference(int64_t M, int64_t N, int64_t K, float alpha,
+                             const float *A, int64_t a_rs, int64_t a_cs,
+                             const float *B, int64_t b_rs, int64_t b_cs,
+                             float beta, const float *C, int64_t c_rs,
+                             int64_t c_cs, float *Y, int64_t ldy,
+                             int64_t block) {
+  if (K < 0)
+    K = 0;
+  std::vector<float> scratch(static_cast<size_t>(treeChunks(K, block)) + 1);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      float dot = treeDot(A + m * a_rs, a_cs, B + n * b_cs, b_rs, K, block,
+                          scratch.data());
+      const float *c = C ? C + m * c_rs + n * c_cs : nullptr;
+      Y[m * ldy + n] = canonicalNaN(gemmEpilogue(dot, alpha, beta, c));
+    }
+}
+
+void plumb_rt_gemm(int64_t M, int64_t N, int64_t K, float alpha,
+                   const float *A, int transA, const float *B, int transB,
+                   float beta, const float *C, const int64_t *c_shape,
+                   int c_rank, float *Y, int64_t block) {
+  // A' (m, k): A is [M,K] (rs K, cs 1) or, transposed, [K,M] (rs 1, cs M).
+  const int64_t a_rs = transA ? 1 : K, a_cs = transA ? M : 1;
+  const int64_t b_rs = transB ? 1 : N, b_cs = transB ? K : 1;
+  int64_t c_rs = 0, c_cs = 0;
+  if (C) {
+    // Unidirectional broadcast of C's shape to [M, N]: dims of size 1 (or
+    // missing leading dims) get stride 0.
+    int64_t d0 = 1, d1 = 1;
+    if (c_rank >= 2) {
+      d0 = c_shape[c_rank - 2];
+      d1 = c_shape[c_rank - 1];
+    } else if (c_rank == 1) {
+      d1 = c_shape[0];
+    }
+    c_cs = d1 == 1 ? 0 : 1;
+    c_rs = d0 == 1 ? 0 : d1;
+  }
+  Epilogue e{alpha, beta, C, c_rs, c_cs};
+  gemmCore(M, N, K, A, a_rs, a_cs, B, b_rs, b_cs, e, Y, N, block);
+}
+
+void plumb_rt_matmul_batched(int64_t batch, int64_t M, int64_t N, int64_t K,
+                             const float *A, int64_t a_bs, const float *B,
+                             int64_t b_bs, float *Y, int64_t block) {
+  Epilogue e{1.0f, 1.0f, nullptr, 0, 0};
+  for (int64_t b = 0; b < batch; ++b)
+    gemmCore(M, N, K, A + b * a_bs, K, 1, B + b * b_bs, N, 1, e,
+             Y + b * M * N, N, block);
+}
+
+int plumb_rt_matmul(const float *A, const int64_t *a_shape, int a_rank,
+                    const float *B, const int64_t *b_shape, int b_rank,
+                    float *Y, int64_t *y_shape, int *y_rank, int64_t block) {
+  if (a_rank < 1 || b_rank < 1)
+    return -1;
+  const bool aVec = a_rank == 1, bVec = b_rank == 1;
+  const int64_t M = aVec ? 1 : a_shape[a_rank - 2];
+  const int64_t K = a_shape[a_rank - 1];
+  const int64_t Kb = bVec ? b_shape[0] : b_shape[b_rank - 2];
+  const int64_t N = bVec ? 1 : b_shape[b_rank - 1];
+  if (K != Kb)
+    return -1;
+  const int aBatchRank = aVec ? 0 : a_rank - 2;
+  const int bBatchRank = bVec ? 0 : b_rank - 2;
+  const int batchRank = std::max(aBatchRank, bBatchRank);
+  std::vector<int64_t> outBatch(batchRank), aStride(batchRank, 0),
+      bStride(batchRank, 0);
+  // Batch strides (elements), aligned at the right; size-1 dims broadcast.
+  int64_t as = M * K, bs = K * N;
+  for (int d = batchRank - 1; d >= 0; --d) {
+    const int ai = d - (batchRank - aBatchRank);
+    const int bi = d - (batchRank - bBatchRank);
+    const int64_t ad = ai >= 0 ? a_shape[ai] : 1;
+    const int64_t bd = bi >= 0 ? b_shape[bi] : 1;
+    if (ad != bd && ad != 1 && bd != 1)
+      return -1;
+    outBatch[d] = std::max(ad, bd);
+    if (ad == 1 && bd == 0)
+      outBatch[d] = 0;
+    if (ad == 0 || bd == 0)
+      outBatch[d] = 0;
+    aStride[d] = ad == 1 ? 0 : as;
+    bStride[d] = bd == 1 ? 0 : bs;
+    as *= ad;
+    bs *= bd;
+  }
+  int r = 0;
+  for (int d = 0; d < batchRank; ++d)
+    y_shape[r++] = outBatch[d];
+  if (!aVec)
+    y_shape[r++] = M;
+  if (!bVec)
+    y_shape[r++] = N;
+  *y_rank = r;
+
+  int64_t batch = 1;
+  for (int d = 0; d < batchRank; ++d)
+    batch *= outBatch[d];
+  Epilogue e{1.0f, 1.0f, nullptr, 0, 0};
+  for (int64_t b = 0; b < batch; ++b) {
+    int64_t rem = b, aOff = 0, bOff = 0;
+    for (int d = batchRank - 1; d >= 0; --d) {
+      const int64_t idx = rem % outBatch[d];
+      rem /= outBatch[d];
+      aOff += idx * aStride[d];
+      bOff += idx * bStride[d];
+    }
+    gemmCore(M, N, K, A + aOff, K, 1, B + bOff, N, 1, e, Y + b * M * N, N,
+             block);
+  }
+  return 0;
+}
+
+} // extern "C"

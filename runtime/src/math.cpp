@@ -1,0 +1,85 @@
+//===- runtime/src/math.cpp - Elementwise math array kernels ---*- C++ -*-===//
+//
+// Part of Plumb. The C ABI of math_kernels.h: loops over the scalar
+// reference functions of math.h. Threads (plumb_rt_set_threads) split the
+// index range into contiguous blocks; every element is computed by exactly
+// the scalar function, so results never depend on the thread count.
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/runtime/math_kernels.h"
+
+#include "plumb/runtime/math.h"
+#include "plumb/runtime/threads.h"
+
+namespace {
+
+/// Elements per parallel work item: large enough to amortise dispatch
+/// (each element costs ~5-30 ns).
+constexpr int64_t kGrain = 1 << 14;
+
+template <typename F> void unaryLoop(const float *x, float *y, int64_t n, F f) {
+  if (n <= 0)
+    return;
+  auto body = [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i)
+      y[i] = plumb::rt::canonicalize_nan(f(x[i]));
+  };
+  if (n <= kGrain || plumb_rt_get_threads() <= 1)
+    body(0, n);
+  else
+    plumb::rt::parallelFor(0, n, kGrain, body);
+}
+
+} // namespace
+
+extern "C" {
+
+void plumb_rt_exp_f32(const float *x, float *y, int64_t n) {
+  unaryLoop(x, y, n, [](float v) { return plumb::rt::exp(v); });
+}
+void plumb_rt_log_f32(const float *x, float *y, int64_t n) {
+  unaryLoop(x, y, n, [](float v) { return plumb::rt::log(v); });
+}
+void plumb_rt_tanh_f32(const float *x, float *y, int64_t n) {
+  unaryLoop(x, y, n, [](float v) { return plumb::rt::tanh(v); });
+}
+void plumb_rt_sigmoid_f32(const float *x, float *y, int64_t n) {
+  unaryLoop(x, y, n, [](float v) { return plumb::rt::sigmoid(v); });
+}
+void plumb_rt_erf_f32(const float *x, float *y, int64_t n) {
+  unaryLoop(x, y, n, [](float v) { return plumb::rt::erf(v); });
+}
+void plumb_rt_sqrt_f32(const float *x, float *y, int64_t n) {
+  unaryLoop(x, y, n, [](float v) { return plumb::rt::sqrt(v); });
+}
+void plumb_rt_reciprocal_f32(const float *x, float *y, int64_t n) {
+  unaryLoop(x, y, n, [](float v) { return plumb::rt::reciprocal(v); });
+}
+void plumb_rt_gelu_f32(const float *x, float *y, int64_t n) {
+  unaryLoop(x, y, n, [](float v) { return plumb::rt::gelu(v); });
+}
+void plumb_rt_gelu_tanh_f32(const float *x, float *y, int64_t n) {
+  unaryLoop(x, y, n, [](float v) { return plumb::rt::gelu_tanh(v); });
+}
+void plumb_rt_canonicalize_nan_f32(const float *x, float *y, int64_t n) {
+  unaryLoop(x, y, n, [](float v) { return v; });
+}
+
+void plumb_rt_pow_f32(const float *x, const float *e, float *out, int64_t n) {
+  if (n <= 0)
+    return;
+  auto body = [&](int64_t b, int64_t end) {
+    for (int64_t i = b; i < end; ++i)
+      out[i] = plumb::rt::canonicalize_nan(plumb::rt::pow(x[i], e[i]));
+  };
+  if (n <= kGrain || plumb_rt_get_threads() <= 1)
+    body(0, n);
+  else
+    plumb::rt::parallelFor(0, n, kGrain, body);
+}
+
+void plumb_rt_pow_scalar_f32(const float *x, float e, float *out, int64_t n) {
+  unaryLoop(x, out, n, [e](float v) { return plumb::rt::pow(v, e); });
+}
+
+} // extern "C"

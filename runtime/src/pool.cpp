@@ -1,0 +1,270 @@
+//===- runtime/src/pool.cpp - Pooling kernels ----------------*- C++ -*-===//
+//
+// Part of Plumb. MaxPool / AveragePool / global pools; semantics in pool.h.
+// Threads split over (n, c, output row); each output is computed by one
+// sequential window walk in row-major kernel order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plumb/runtime/pool.h"
+#include "plumb/runtime/elementwise.h"
+#include "plumb/runtime/tree.h"
+
+#include "ops_internal.h"
+
+#include <vector>
+
+using namespace plumb::rt::ops;
+
+namespace {
+
+struct PoolGeom {
+  int32_t sd;
+  int64_t in[3], out[3], k[3], st[3], pb[3], pe[3], dil[3];
+  int64_t inSize, outSize;
+};
+
+int makeGeom(PoolGeom &g, int32_t sdims, const int64_t *in_spatial,
+             const int64_t *out_spatial, const int64_t *kernel,
+             const int64_t *strides, const int64_t *pads,
+             const int64_t *dilations) {
+  if (sdims < 1 || sdims > 3 || !in_spatial || !out_spatial || !kernel ||
+      !strides || !pads)
+    return PLUMB_RT_EINVAL;
+  g.sd = sdims;
+  g.inSize = g.outSize = 1;
+  for (int32_t d = 0; d < 3; ++d) {
+    if (d < sdims) {
+      g.in[d] = in_spatial[d];
+      g.out[d] = out_spatial[d];
+      g.k[d] = kernel[d];
+      g.st[d] = strides[d];
+      g.pb[d] = pads[d];
+      g.pe[d] = pads[sdims + d];
+      g.dil[d] = dilations ? dilations[d] : 1;
+      if (g.in[d] < 0 || g.out[d] < 0 || g.k[d] < 1 || g.st[d] < 1 ||
+          g.dil[d] < 1)
+        return PLUMB_RT_EINVAL;
+    } else {
+      g.in[d] = g.out[d] = g.k[d] = g.st[d] = g.dil[d] = 1;
+      g.pb[d] = g.pe[d] = 0;
+    }
+    g.inSize *= g.in[d];
+    g.outSize *= g.out[d];
+  }
+  return PLUMB_RT_OK;
+}
+
+/// Calls fn(offset_in_plane) for every valid window position of output
+/// (o0, o1, o2) in row-major kernel order.
+template <typename Fn>
+inline void forWindow(const PoolGeom &g, int64_t o0, int64_t o1, int64_t o2,
+                      Fn fn) {
+  const int64_t b0 = o0 * g.st[0] - g.pb[0], b1 = o1 * g.st[1] - g.pb[1],
+                b2 = o2 * g.st[2] - g.pb[2];
+  for (int64_t k0 = 0; k0 < g.k[0]; ++k0) {
+    const int64_t p0 = b0 + k0 * g.dil[0];
+    if (p0 < 0 || p0 >= g.in[0])
+      continue;
+    for (int64_t k1 = 0; k1 < g.k[1]; ++k1) {
+      const int64_t p1 = b1 + k1 * g.dil[1];
+      if (p1 < 0 || p1 >= g.in[1])
+        continue;
+      const int64_t row = (p0 * g.in[1] + p1) * g.in[2];
+      for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
+        const int64_t p2 = b2 + k2 * g.dil[2];
+        if (p2 < 0 || p2 >= g.in[2])
+          continue;
+        fn(row + p2);
+      }
+    }
+  }
+}
+
+/// Number of window positions inside [-pb, in + pe) on every dim.
+inline int64_t paddedCount(const PoolGeom &g, int64_t o0, int64_t o1,
+                           int64_t o2) {
+  const int64_t o[3] = {o0, o1, o2};
+  int64_t cnt = 1;
+  for (int32_t d = 0; d < 3; ++d) {
+    const int64_t b = o[d] * g.st[d] - g.pb[d];
+    int64_t c = 0;
+    for (int64_t k = 0; k < g.k[d]; ++k) {
+      const int64_t p = b + k * g.dil[d];
+      if (p >= -g.pb[d] && p < g.in[d] + g.pe[d])
+        ++c;
+    }
+    cnt *= c;
+  }
+  return cnt;
+}
+
+/// Runs fn(plane, o0, o1, o2, out_index) for every output, split over
+/// (plane, o0, o1) rows.
+template <typename Fn>
+void forOutputs(const PoolGeom &g, int64_t planes, Fn fn) {
+  const int64_t rows = planes * g.out[0] * g.out[1];
+  parallelRange(rows, 1 + 256 / (g.out[2] * g.k[0] * g.k[1] * g.k[2] + 1),
+                [&](int64_t lo, int64_t hi) {
+                  for (int64_t r = lo; r < hi; ++r) {
+                    const int64_t o1 = r % g.out[1];
+                    const int64_t t = r / g.out[1];
+                    const int64_t o0 = t % g.out[0];
+                    const int64_t pl = t / g.out[0];
+                    for (int64_t o2 = 0; o2 < g.out[2]; ++o2)
+                      fn(pl, o0, o1, o2, r * g.out[2] + o2);
+                  }
+                });
+}
+
+} // namespace
+
+extern "C" {
+
+int plumb_rt_pool_output_shape(int32_t sdims, const int64_t *in_spatial,
+                               const int64_t *kernel, const int64_t *strides,
+                               int64_t *pads, const int64_t *dilations,
+                               int32_t auto_pad, int32_t ceil_mode,
+                               int64_t *out_spatial) {
+  if (sdims < 1 || sdims > 3 || !in_spatial || !kernel || !strides || !pads ||
+      !out_spatial)
+    return PLUMB_RT_EINVAL;
+  for (int32_t d = 0; d < sdims; ++d) {
+    const int64_t in = in_spatial[d], k = kernel[d], s = strides[d],
+                  dil = dilations ? dilations[d] : 1;
+    if (in < 0 || k < 1 || s < 1 || dil < 1)
+      return PLUMB_RT_EINVAL;
+    const int64_t ek = (k - 1) * dil + 1;
+    int64_t out;
+    switch (auto_pad) {
+    case PLUMB_RT_AUTO_PAD_NOTSET: {
+      const int64_t pb = pads[d], pe = pads[sdims + d];
+      const int64_t span = in + pb + pe - ek;
+      if (span < 0)
+        return PLUMB_RT_EINVAL;
+      out = ceil_mode ? (span + s - 1) / s + 1 : span / s + 1;
+      if (ceil_mode && (out - 1) * s >= in + pb)
+        --out;
+      break;
+    }
+    case PLUMB_RT_AUTO_PAD_VALID:
+      pads[d] = pads[sdims + d] = 0;
+      if (in < ek)
+        return PLUMB_RT_EINVAL;
+      out = (in - ek) / s + 1;
+      break;
+    case PLUMB_RT_AUTO_PAD_SAME_UPPER:
+    case PLUMB_RT_AUTO_PAD_SAME_LOWER: {
+      out = (in + s - 1) / s;
+      int64_t total = (out - 1) * s + ek - in;
+      if (total < 0)
+        total = 0;
+      const int64_t small = total / 2, big = total - small;
+      pads[d] = auto_pad == PLUMB_RT_AUTO_PAD_SAME_UPPER ? small : big;
+      pads[sdims + d] = total - pads[d];
+      break;
+    }
+    default:
+      return PLUMB_RT_EINVAL;
+    }
+    out_spatial[d] = out;
+  }
+  return PLUMB_RT_OK;
+}
+
+int plumb_rt_maxpool_f32(const float *x, int64_t n, int64_t c, int32_t sdims,
+                         const int64_t *in_spatial,
+                         const int64_t *out_spatial, const int64_t *kernel,
+                         const int64_t *strides, const int64_t *pads,
+                         const int64_t *dilations, float *y,
+                         int64_t *indices) {
+  PoolGeom g;
+  int rc = makeGeom(g, sdims, in_spatial, out_spatial, kernel, strides, pads,
+                    dilations);
+  if (rc != PLUMB_RT_OK || n < 0 || c < 0)
+    return rc != PLUMB_RT_OK ? rc : PLUMB_RT_EINVAL;
+  if (n * c * g.outSize == 0)
+    return PLUMB_RT_OK;
+  if (!x || !y)
+    return PLUMB_RT_EINVAL;
+  forOutputs(g, n * c, [&](int64_t pl, int64_t o0, int64_t o1, int64_t o2,
+                           int64_t oi) {
+    const float *plane = x + pl * g.inSize;
+    float best = negInf();
+    forWindow(g, o0, o1, o2, [&](int64_t off) { best = maxF(best, plane[off]); });
+    y[oi] = best;
+    if (indices) {
+      const uint32_t want = bitsOf(best);
+      int64_t idx = -1;
+      forWindow(g, o0, o1, o2, [&](int64_t off) {
+        if (idx < 0 && bitsOf(canon(plane[off])) == want)
+          idx = off;
+      });
+      indices[oi] = idx < 0 ? -1 : pl * g.inSize + idx;
+    }
+  });
+  return PLUMB_RT_OK;
+}
+
+int plumb_rt_avgpool_f32(const float *x, int64_t n, int64_t c, int32_t sdims,
+                         const int64_t *in_spatial,
+                         const int64_t *out_spatial, const int64_t *kernel,
+                         const int64_t *strides, const int64_t *pads,
+                         const int64_t *dilations, int32_t count_include_pad,
+                         float *y) {
+  PoolGeom g;
+  int rc = makeGeom(g, sdims, in_spatial, out_spatial, kernel, strides, pads,
+                    dilations);
+  if (rc != PLUMB_RT_OK || n < 0 || c < 0)
+    return rc != PLUMB_RT_OK ? rc : PLUMB_RT_EINVAL;
+  if (n * c * g.outSize == 0)
+    return PLUMB_RT_OK;
+  if (!x || !y)
+    return PLUMB_RT_EINVAL;
+  forOutputs(g, n * c, [&](int64_t pl, int64_t o0, int64_t o1, int64_t o2,
+                           int64_t oi) {
+    const float *plane = x + pl * g.inSize;
+    float s = -0.0f;
+    int64_t valid = 0;
+    forWindow(g, o0, o1, o2, [&](int64_t off) {
+      s = s + plane[off];
+      ++valid;
+    });
+    const int64_t cnt =
+        count_include_pad ? paddedCount(g, o0, o1, o2) : valid;
+    y[oi] = canon(s / (float)cnt);
+  });
+  return PLUMB_RT_OK;
+}
+
+int plumb_rt_global_pool_f32(const float *x, int64_t nc, int64_t spatial,
+                             int32_t is_max, float *y, int64_t block) {
+  if (nc < 0 || spatial < 0)
+    return PLUMB_RT_EINVAL;
+  if (nc == 0)
+    return PLUMB_RT_OK;
+  if (!y || (spatial > 0 && !x))
+    return PLUMB_RT_EINVAL;
+  const int64_t m = ::plumb::rt::treeChunks(spatial, block);
+  const float sf = (float)spatial;
+  parallelRange(nc, 1 + (1 << 14) / (spatial + 1), [&](int64_t lo,
+                                                        int64_t hi) {
+    std::vector<float> scratch((size_t)m);
+    for (int64_t r = lo; r < hi; ++r) {
+      const float *p = x + r * spatial;
+      if (is_max) {
+        float b = negInf();
+        for (int64_t i = 0; i < spatial; ++i)
+          b = maxF(b, p[i]);
+        y[r] = b;
+      } else {
+        y[r] = canon(::plumb::rt::treeSum(p, spatial, 1, block,
+                                          scratch.data()) /
+                     sf);
+      }
+    }
+  });
+  return PLUMB_RT_OK;
+}
+
+} // extern "C"

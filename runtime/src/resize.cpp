@@ -1,0 +1,150 @@
+//===- runtime/src/resize.cpp - Resize kernel ----------------*- C++ -*-===//
+//
+// Part of Plumb. Nearest and n-linear Resize; semantics in resize.h. Per-dim
+// tables (source indices and weights for every output index) are computed
+// once; threads split the output rows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plumb/runtime/resize.h"
+#include "plumb/runtime/elementwise.h"
+
+#include "ops_internal.h"
+
+#include <vector>
+
+using namespace plumb::rt::ops;
+
+namespace {
+
+struct DimTable {
+  std::vector<int64_t> i0, i1;
+  std::vector<float> l, w0;
+};
+
+/// Linear value for output multi-index `o` over dims [d, rank).
+float lerpRec(const float *x, const DimTable *t, const int64_t *st,
+              int32_t rank, int32_t d, const int64_t *o, int64_t base) {
+  if (d == rank)
+    return x[base];
+  const int64_t k = o[d];
+  const float l = t[d].l[(size_t)k];
+  const float v0 =
+      lerpRec(x, t, st, rank, d + 1, o, base + t[d].i0[(size_t)k] * st[d]);
+  if (l == 0.0f)
+    return v0;
+  const float v1 =
+      lerpRec(x, t, st, rank, d + 1, o, base + t[d].i1[(size_t)k] * st[d]);
+  return (v0 * t[d].w0[(size_t)k]) + (v1 * l);
+}
+
+} // namespace
+
+extern "C" int plumb_rt_resize_f32(const float *x, const int64_t *in_shape,
+                                   int32_t rank, const int64_t *out_shape,
+                                   float const *scales, int32_t mode,
+                                   int32_t coord_mode, int32_t nearest_mode,
+                                   float *y) {
+  if (rank < 1 || rank > PLUMB_RT_MAX_RANK || !validShape(in_shape, rank) ||
+      !validShape(out_shape, rank))
+    return PLUMB_RT_EINVAL;
+  if (mode != PLUMB_RT_RESIZE_NEAREST && mode != PLUMB_RT_RESIZE_LINEAR)
+    return PLUMB_RT_EINVAL;
+  if (coord_mode < PLUMB_RT_COORD_HALF_PIXEL ||
+      coord_mode > PLUMB_RT_COORD_TF_HALF_PIXEL_FOR_NN ||
+      nearest_mode < PLUMB_RT_NEAREST_ROUND_PREFER_FLOOR ||
+      nearest_mode > PLUMB_RT_NEAREST_CEIL)
+    return PLUMB_RT_EINVAL;
+  const int64_t total = prodDims(out_shape, 0, rank);
+  if (total == 0)
+    return PLUMB_RT_OK;
+  for (int32_t d = 0; d < rank; ++d)
+    if (in_shape[d] == 0)
+      return PLUMB_RT_EINVAL;
+  if (!x || !y)
+    return PLUMB_RT_EINVAL;
+  DimTable t[PLUMB_RT_MAX_RANK];
+  int64_t st[PLUMB_RT_MAX_RANK];
+  {
+    int64_t s = 1;
+    for (int32_t d = rank - 1; d >= 0; --d) {
+      st[d] = s;
+      s *= in_shape[d];
+    }
+  }
+  for (int32_t d = 0; d < rank; ++d) {
+    const int64_t in = in_shape[d], out = out_shape[d];
+    const float scale = scales ? scales[d] : (float)out / (float)in;
+    t[d].i0.resize((size_t)out);
+    t[d].i1.resize((size_t)out);
+    t[d].l.resize((size_t)out);
+    t[d].w0.resize((size_t)out);
+    const float hiF = (float)(in - 1);
+    for (int64_t i = 0; i < out; ++i) {
+      float c = resizeCoord(coord_mode, i, in, out, scale);
+      int64_t i0, i1;
+      float l = 0.0f;
+      if (mode == PLUMB_RT_RESIZE_NEAREST) {
+        float r;
+        if (nearest_mode == PLUMB_RT_NEAREST_FLOOR) {
+          r = floorF(c);
+        } else if (nearest_mode == PLUMB_RT_NEAREST_CEIL) {
+          r = ceilF(c);
+        } else {
+          const float f = floorF(c);
+          const float frac = c - f;
+          const bool up = nearest_mode == PLUMB_RT_NEAREST_ROUND_PREFER_CEIL
+                              ? frac >= 0.5f
+                              : frac > 0.5f;
+          r = up ? f + 1.0f : f;
+        }
+        if (!(r >= 0.0f)) // also NaN
+          r = 0.0f;
+        if (r > hiF)
+          r = hiF;
+        i0 = i1 = (int64_t)r;
+      } else {
+        if (!(c >= 0.0f))
+          c = 0.0f;
+        if (c > hiF)
+          c = hiF;
+        const float f = floorF(c);
+        i0 = (int64_t)f;
+        i1 = i0 + 1 < in ? i0 + 1 : in - 1;
+        l = c - f;
+      }
+      t[d].i0[(size_t)i] = i0;
+      t[d].i1[(size_t)i] = i1;
+      t[d].l[(size_t)i] = l;
+      t[d].w0[(size_t)i] = 1.0f - l;
+    }
+  }
+  const int32_t last = rank - 1;
+  const int64_t inner = out_shape[last];
+  const int64_t rows = total / inner;
+  parallelRange(rows, 1 + 4096 / inner, [&](int64_t lo, int64_t hi) {
+    int64_t o[PLUMB_RT_MAX_RANK];
+    for (int64_t r = lo; r < hi; ++r) {
+      int64_t q = r;
+      for (int32_t d = last - 1; d >= 0; --d) {
+        o[d] = q % out_shape[d];
+        q /= out_shape[d];
+      }
+      float *out = y + r * inner;
+      if (mode == PLUMB_RT_RESIZE_NEAREST) {
+        int64_t base = 0;
+        for (int32_t d = 0; d < last; ++d)
+          base += t[d].i0[(size_t)o[d]] * st[d];
+        const int64_t *i0 = t[last].i0.data();
+        for (int64_t j = 0; j < inner; ++j)
+          out[j] = x[base + i0[j]];
+      } else {
+        for (int64_t j = 0; j < inner; ++j) {
+          o[last] = j;
+          out[j] = canon(lerpRec(x, t, st, rank, 0, o, 0));
+        }
+      }
+    }
+  });
+  return PLUMB_RT_OK;
+}

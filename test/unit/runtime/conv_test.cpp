@@ -1,0 +1,299 @@
+//===- test/unit/runtime/conv_test.cpp - Conv determinism tests -*- C++ -*-===//
+//
+// Part of Plumb. Conv / ConvTranspose fast paths equal their scalar
+// references bit for bit (shapes, groups, strides, dilations, pads, trees,
+// threads, ISAs), and agree with naive float64 convolutions (a gather
+// formulation for Conv, the classic scatter formulation for ConvTranspose).
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/runtime/conv.h"
+#include "plumb/runtime/gemm.h"
+#include "plumb/runtime/threads.h"
+
+#include <gtest/gtest.h>
+
+#include <math.h>
+#include <string.h>
+
+#include <random>
+#include <vector>
+
+namespace {
+
+uint32_t bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+
+std::vector<float> randomVec(size_t n, std::mt19937 &rng) {
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto &x : v)
+    x = d(rng);
+  return v;
+}
+
+struct Reset {
+  ~Reset() {
+    plumb_rt_set_threads(1);
+    plumb_rt_gemm_set_isa(0);
+  }
+};
+
+plumb_conv2d_params convParams(int64_t N, int64_t Cin, int64_t H, int64_t W,
+                               int64_t Cout, int64_t KH, int64_t KW,
+                               int64_t group, int64_t sh, int64_t sw,
+                               int64_t dh, int64_t dw, int64_t pt, int64_t pl,
+                               int64_t pb, int64_t pr) {
+  plumb_conv2d_params p = {N,  Cin, H,  W,  Cout, KH, KW, 0,  0,
+                           group, sh, sw, dh, dw,   pt, pl, pb, pr};
+  p.OH = plumb_rt_conv_out_dim(H, KH, sh, dh, pt, pb);
+  p.OW = plumb_rt_conv_out_dim(W, KW, sw, dw, pl, pr);
+  return p;
+}
+
+/// Naive float64 conv (gather).
+std::vector<double> convDouble(const plumb_conv2d_params &p,
+                               const std::vector<float> &X,
+                               const std::vector<float> &Wt,
+                               const float *bias) {
+  const int64_t Cg = p.Cin / p.group, Mg = p.Cout / p.group;
+  std::vector<double> Y(p.N * p.Cout * p.OH * p.OW, 0.0);
+  for (int64_t n = 0; n < p.N; ++n)
+    for (int64_t co = 0; co < p.Cout; ++co)
+      for (int64_t oh = 0; oh < p.OH; ++oh)
+        for (int64_t ow = 0; ow < p.OW; ++ow) {
+          double s = bias ? bias[co] : 0.0;
+          for (int64_t ci = 0; ci < Cg; ++ci)
+            for (int64_t kh = 0; kh < p.KH; ++kh)
+              for (int64_t kw = 0; kw < p.KW; ++kw) {
+                int64_t ih = oh * p.stride_h - p.pad_top + kh * p.dilation_h;
+                int64_t iw = ow * p.stride_w - p.pad_left + kw * p.dilation_w;
+                if (ih < 0 || ih >= p.H || iw < 0 || iw >= p.W)
+                  continue;
+                int64_t c = (co / Mg) * Cg + ci;
+                s += static_cast<double>(
+                         X[((n * p.Cin + c) * p.H + ih) * p.W + iw]) *
+                     Wt[((co * Cg + ci) * p.KH + kh) * p.KW + kw];
+              }
+          Y[((n * p.Cout + co) * p.OH + oh) * p.OW + ow] = s;
+        }
+  return Y;
+}
+
+/// Naive float64 ConvTranspose (scatter: y[ih*s - pad + k*d] += x * w).
+std::vector<double> convTransposeDouble(const plumb_conv2d_params &p,
+                                        const std::vector<float> &X,
+                                        const std::vector<float> &Wt,
+                                        const float *bias) {
+  const int64_t Cg = p.Cin / p.group, Mg = p.Cout / p.group;
+  std::vector<double> Y(p.N * p.Cout * p.OH * p.OW, 0.0);
+  for (int64_t n = 0; n < p.N; ++n) {
+    for (int64_t co = 0; co < p.Cout; ++co)
+      for (int64_t e = 0; e < p.OH * p.OW; ++e)
+        Y[(n * p.Cout + co) * p.OH * p.OW + e] = bias ? bias[co] : 0.0;
+    for (int64_t c = 0; c < p.Cin; ++c) {
+      const int64_t g = c / Cg;
+      for (int64_t ih = 0; ih < p.H; ++ih)
+        for (int64_t iw = 0; iw < p.W; ++iw)
+          for (int64_t m = 0; m < Mg; ++m)
+            for (int64_t kh = 0; kh < p.KH; ++kh)
+              for (int64_t kw = 0; kw < p.KW; ++kw) {
+                int64_t oh = ih * p.stride_h - p.pad_top + kh * p.dilation_h;
+                int64_t ow = iw * p.stride_w - p.pad_left + kw * p.dilation_w;
+                if (oh < 0 || oh >= p.OH || ow < 0 || ow >= p.OW)
+                  continue;
+                Y[((n * p.Cout + g * Mg + m) * p.OH + oh) * p.OW + ow] +=
+                    static_cast<double>(
+                        X[((n * p.Cin + c) * p.H + ih) * p.W + iw]) *
+                    Wt[((c * Mg + m) * p.KH + kh) * p.KW + kw];
+              }
+    }
+  }
+  return Y;
+}
+
+struct Shape {
+  int64_t N, Cin, H, W, Cout, KH, KW, group, sh, sw, dh, dw, pt, pl, pb, pr;
+};
+
+const Shape kShapes[] = {
+    {1, 3, 9, 11, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+    {2, 4, 8, 8, 6, 3, 3, 2, 2, 2, 1, 1, 1, 0, 1, 2},
+    {1, 6, 7, 10, 6, 3, 2, 6, 1, 2, 2, 1, 2, 1, 0, 1}, // depthwise, dilated
+    {1, 8, 6, 6, 16, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}, // 1x1 direct
+    {1, 5, 1, 17, 7, 1, 4, 1, 1, 3, 1, 2, 0, 3, 0, 1}, // 1-D
+    {1, 16, 12, 12, 20, 5, 5, 4, 1, 1, 1, 1, 2, 2, 2, 2},
+    {1, 64, 10, 10, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, // K = 576
+};
+
+TEST(Conv, ThreadedLayerMatchesReferenceBitwise) {
+  // A ResNet-like 3x3 layer, 29M multiply-adds: the GEMM splits over threads.
+  Reset reset;
+  std::mt19937 rng(31);
+  auto p = convParams(1, 64, 28, 28, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+  auto X = randomVec(p.N * p.Cin * p.H * p.W, rng);
+  auto Wt = randomVec(p.Cout * p.Cin * 9, rng), bias = randomVec(p.Cout, rng);
+  const size_t outN = p.Cout * p.OH * p.OW;
+  for (int64_t block : {0, 64}) {
+    std::vector<float> ref(outN), y(outN);
+    plumb_rt_conv2d_reference(&p, X.data(), Wt.data(), bias.data(), ref.data(),
+                              block);
+    for (int t : {1, 2, 3, 8}) {
+      plumb_rt_set_threads(t);
+      plumb_rt_conv2d(&p, X.data(), Wt.data(), bias.data(), y.data(), block);
+      for (size_t i = 0; i < outN; ++i)
+        ASSERT_EQ(bits(ref[i]), bits(y[i])) << i << " t=" << t;
+    }
+  }
+}
+
+TEST(Conv, FastPathMatchesReferenceBitwiseAndFloat64) {
+  Reset reset;
+  std::mt19937 rng(21);
+  double worst = 0;
+  for (const Shape &s : kShapes) {
+    auto p = convParams(s.N, s.Cin, s.H, s.W, s.Cout, s.KH, s.KW, s.group,
+                        s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, s.pb, s.pr);
+    auto X = randomVec(p.N * p.Cin * p.H * p.W, rng);
+    auto Wt = randomVec(p.Cout * (p.Cin / p.group) * p.KH * p.KW, rng);
+    auto bias = randomVec(p.Cout, rng);
+    const size_t outN = p.N * p.Cout * p.OH * p.OW;
+    const int64_t K = (p.Cin / p.group) * p.KH * p.KW;
+    for (int withBias = 0; withBias < 2; ++withBias) {
+      const float *b = withBias ? bias.data() : nullptr;
+      auto exact = convDouble(p, X, Wt, b);
+      for (int64_t block : {0, 1, 7, 64, 256}) {
+        std::vector<float> ref(outN), y(outN);
+        ASSERT_EQ(plumb_rt_conv2d_reference(&p, X.data(), Wt.data(), b,
+                                            ref.data(), block),
+                  0);
+        for (size_t i = 0; i < outN; ++i) {
+          double err = fabs(ref[i] - exact[i]);
+          worst = std::max(worst, err);
+          // |x|, |w| <= 1: loose forward-error bound growing with K.
+          ASSERT_LT(err, 1e-5 * (1.0 + K / 64.0)) << i;
+        }
+        for (int isa : {1, 0})
+          for (int t : {1, 2, 3, 4, 8}) {
+            plumb_rt_gemm_set_isa(isa);
+            plumb_rt_set_threads(t);
+            std::fill(y.begin(), y.end(), 7.0f);
+            ASSERT_EQ(plumb_rt_conv2d(&p, X.data(), Wt.data(), b, y.data(),
+                                      block),
+                      0);
+            for (size_t i = 0; i < outN; ++i)
+              ASSERT_EQ(bits(ref[i]), bits(y[i]))
+                  << "i=" << i << " block=" << block << " t=" << t
+                  << " isa=" << isa << " Cin=" << s.Cin;
+          }
+      }
+    }
+  }
+  printf("conv worst abs error vs float64: %.3g\n", worst);
+}
+
+TEST(Conv, Conv1dEqualsConv2dWithUnitHeight) {
+  std::mt19937 rng(4);
+  const int64_t N = 2, Cin = 4, L = 23, Cout = 6, K = 5;
+  auto X = randomVec(N * Cin * L, rng), Wt = randomVec(Cout * 2 * K, rng),
+       bias = randomVec(Cout, rng);
+  const int64_t OL = plumb_rt_conv_out_dim(L, K, 2, 2, 3, 1);
+  std::vector<float> y(N * Cout * OL), ref(N * Cout * OL);
+  ASSERT_EQ(plumb_rt_conv1d(N, Cin, L, Cout, K, 2, 2, 2, 3, 1, X.data(),
+                            Wt.data(), bias.data(), y.data(), 3),
+            0);
+  auto p = convParams(N, Cin, 1, L, Cout, 1, K, 2, 1, 2, 1, 2, 0, 3, 0, 1);
+  ASSERT_EQ(p.OW, OL);
+  plumb_rt_conv2d_reference(&p, X.data(), Wt.data(), bias.data(), ref.data(),
+                            3);
+  for (size_t i = 0; i < y.size(); ++i)
+    ASSERT_EQ(bits(ref[i]), bits(y[i]));
+}
+
+TEST(Conv, PaddingTermsParticipate) {
+  // 1x1 input, 3x3 kernel, pad 1: output (0,0) sees 8 padding terms and x.
+  // All-negative weights: fmaf(+0, w<0, -0.0) = -0.0 stays -0.0; x = 0 too,
+  // so y = -0.0. One positive weight on a padding tap makes it +0.0.
+  auto p = convParams(1, 1, 1, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+  ASSERT_EQ(p.OH, 1);
+  float x = 0.0f, y = 1.0f;
+  std::vector<float> w(9, -1.0f);
+  plumb_rt_conv2d(&p, &x, w.data(), nullptr, &y, 0);
+  EXPECT_EQ(bits(y), 0x80000000u);
+  w[0] = 2.0f;
+  plumb_rt_conv2d(&p, &x, w.data(), nullptr, &y, 0);
+  EXPECT_EQ(bits(y), 0x00000000u);
+  // An infinite weight on a padding tap gives 0 * inf = NaN, canonical.
+  w[0] = -INFINITY;
+  plumb_rt_conv2d(&p, &x, w.data(), nullptr, &y, 0);
+  EXPECT_EQ(bits(y), 0x7FC00000u);
+}
+
+TEST(Conv, RejectsInconsistentParams) {
+  auto p = convParams(1, 3, 5, 5, 4, 3, 3, 2, 1, 1, 1, 1, 0, 0, 0, 0);
+  float d[256] = {};
+  EXPECT_EQ(plumb_rt_conv2d(&p, d, d, nullptr, d, 0), -1); // 3 % 2 != 0
+  p = convParams(1, 2, 5, 5, 4, 3, 3, 1, 1, 1, 1, 1, 0, 0, 0, 0);
+  p.OH += 1;
+  EXPECT_EQ(plumb_rt_conv2d(&p, d, d, nullptr, d, 0), -1);
+}
+
+TEST(ConvTranspose, MatchesReferenceAndScatterFloat64) {
+  Reset reset;
+  std::mt19937 rng(8);
+  struct T {
+    int64_t N, Cin, H, W, Cout, KH, KW, group, sh, sw, dh, dw, pt, pl, pb,
+        pr, opad;
+  };
+  const T cases[] = {
+      {1, 3, 4, 5, 2, 3, 3, 1, 2, 2, 1, 1, 1, 1, 1, 1, 1},
+      {2, 4, 3, 3, 6, 2, 3, 2, 1, 3, 2, 1, 0, 1, 0, 0, 0},
+      {1, 8, 5, 5, 8, 4, 4, 1, 2, 2, 1, 1, 1, 1, 1, 1, 0},
+      {1, 2, 1, 9, 4, 1, 5, 2, 1, 2, 1, 1, 0, 2, 0, 1, 1}, // 1-D
+  };
+  for (const T &c : cases) {
+    plumb_conv2d_params p = {c.N,  c.Cin, c.H,  c.W,  c.Cout, c.KH,
+                             c.KW, 0,     0,    c.group, c.sh, c.sw,
+                             c.dh, c.dw,  c.pt, c.pl, c.pb,   c.pr};
+    p.OH = c.sh * (c.H - 1) + (c.H > 1 ? c.opad : 0) + (c.KH - 1) * c.dh + 1 -
+           c.pt - c.pb;
+    p.OW = c.sw * (c.W - 1) + c.opad + (c.KW - 1) * c.dw + 1 - c.pl - c.pr;
+    auto X = randomVec(p.N * p.Cin * p.H * p.W, rng);
+    auto Wt = randomVec(p.Cin * (p.Cout / p.group) * p.KH * p.KW, rng);
+    auto bias = randomVec(p.Cout, rng);
+    auto exact = convTransposeDouble(p, X, Wt, bias.data());
+    const size_t outN = p.N * p.Cout * p.OH * p.OW;
+    for (int64_t block : {0, 1, 7, 64}) {
+      std::vector<float> ref(outN), y(outN);
+      ASSERT_EQ(plumb_rt_conv_transpose2d_reference(
+                    &p, X.data(), Wt.data(), bias.data(), ref.data(), block),
+                0);
+      for (size_t i = 0; i < outN; ++i)
+        ASSERT_NEAR(ref[i], exact[i], 1e-5) << i;
+      for (int t : {1, 2, 3, 8}) {
+        plumb_rt_set_threads(t);
+        ASSERT_EQ(plumb_rt_conv_transpose2d(&p, X.data(), Wt.data(),
+                                            bias.data(), y.data(), block),
+                  0);
+        for (size_t i = 0; i < outN; ++i)
+          ASSERT_EQ(bits(ref[i]), bits(y[i])) << i << " t=" << t;
+      }
+    }
+    if (p.H == 1) {
+      std::vector<float> y1(outN), ref(outN);
+      plumb_rt_conv_transpose2d_reference(&p, X.data(), Wt.data(),
+                                          bias.data(), ref.data(), 5);
+      ASSERT_EQ(plumb_rt_conv_transpose1d(p.N, p.Cin, p.W, p.Cout, p.KW, p.OW,
+                                          p.group, p.stride_w, p.dilation_w,
+                                          p.pad_left, p.pad_right, X.data(),
+                                          Wt.data(), bias.data(), y1.data(), 5),
+                0);
+      for (size_t i = 0; i < outN; ++i)
+        ASSERT_EQ(bits(ref[i]), bits(y1[i]));
+    }
+  }
+}
+
+} // namespace

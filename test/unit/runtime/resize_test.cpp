@@ -1,0 +1,177 @@
+//===- test/unit/runtime/resize_test.cpp - Resize kernel -----*- C++ -*-===//
+//
+// Part of Plumb. Resize against the ONNX backend-test examples, the
+// documented float32 formulas (bitwise) and thread invariance.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plumb/runtime/resize.h"
+#include "plumb/runtime/threads.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace {
+std::vector<float> resize(const std::vector<float> &x,
+                          std::vector<int64_t> in, std::vector<int64_t> out,
+                          const float *scales, int mode, int coord,
+                          int nearest = PLUMB_RT_NEAREST_ROUND_PREFER_FLOOR) {
+  int64_t n = 1;
+  for (auto d : out)
+    n *= d;
+  std::vector<float> y((size_t)n);
+  EXPECT_EQ(plumb_rt_resize_f32(x.data(), in.data(), (int)in.size(),
+                                out.data(), scales, mode, coord, nearest,
+                                y.data()),
+            0);
+  return y;
+}
+std::vector<float> iota(size_t n) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = (float)(i + 1);
+  return v;
+}
+} // namespace
+
+TEST(Resize, OnnxNearestExamples) {
+  std::vector<float> x = {1, 2, 3, 4};
+  const float sc[] = {1, 1, 2, 3};
+  auto y = resize(x, {1, 1, 2, 2}, {1, 1, 4, 6}, sc, PLUMB_RT_RESIZE_NEAREST,
+                  PLUMB_RT_COORD_HALF_PIXEL);
+  const float w[] = {1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2,
+                     3, 3, 3, 4, 4, 4, 3, 3, 3, 4, 4, 4};
+  for (int i = 0; i < 24; ++i)
+    EXPECT_EQ(y[i], w[i]) << i;
+  std::vector<float> x8 = {1, 2, 3, 4, 5, 6, 7, 8};
+  const float sd[] = {1, 1, 0.6f, 0.6f};
+  y = resize(x8, {1, 1, 2, 4}, {1, 1, 1, 2}, sd, PLUMB_RT_RESIZE_NEAREST,
+             PLUMB_RT_COORD_HALF_PIXEL);
+  EXPECT_EQ(y[0], 1);
+  EXPECT_EQ(y[1], 3);
+  auto x16 = iota(16);
+  struct {
+    int coord, nearest;
+    int64_t map[8];
+  } cases[] = {
+      {PLUMB_RT_COORD_HALF_PIXEL, PLUMB_RT_NEAREST_CEIL, {0, 1, 1, 2, 2, 3, 3, 3}},
+      {PLUMB_RT_COORD_ALIGN_CORNERS, PLUMB_RT_NEAREST_FLOOR,
+       {0, 0, 0, 1, 1, 2, 2, 3}},
+      {PLUMB_RT_COORD_ASYMMETRIC, PLUMB_RT_NEAREST_ROUND_PREFER_CEIL,
+       {0, 1, 1, 2, 2, 3, 3, 3}},
+      {PLUMB_RT_COORD_ASYMMETRIC, PLUMB_RT_NEAREST_ROUND_PREFER_FLOOR,
+       {0, 0, 1, 1, 2, 2, 3, 3}},
+  };
+  for (auto &c : cases) {
+    y = resize(x16, {1, 1, 4, 4}, {1, 1, 8, 8}, nullptr,
+               PLUMB_RT_RESIZE_NEAREST, c.coord, c.nearest);
+    for (int i = 0; i < 8; ++i)
+      for (int j = 0; j < 8; ++j)
+        ASSERT_EQ(y[i * 8 + j], x16[c.map[i] * 4 + c.map[j]])
+            << c.coord << " " << c.nearest << " " << i << "," << j;
+  }
+}
+
+TEST(Resize, OnnxLinearExamples) {
+  std::vector<float> x = {1, 2, 3, 4};
+  const float sc[] = {1, 1, 2, 2};
+  auto y = resize(x, {1, 1, 2, 2}, {1, 1, 4, 4}, sc, PLUMB_RT_RESIZE_LINEAR,
+                  PLUMB_RT_COORD_HALF_PIXEL);
+  const float w[] = {1,   1.25, 1.75, 2,   1.5, 1.75, 2.25, 2.5,
+                     2.5, 2.75, 3.25, 3.5, 3,   3.25, 3.75, 4};
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(y[i], w[i]) << i;
+  y = resize(x, {1, 1, 2, 2}, {1, 1, 4, 4}, sc, PLUMB_RT_RESIZE_LINEAR,
+             PLUMB_RT_COORD_ALIGN_CORNERS);
+  const double wa[] = {1, 1.3333333, 1.6666667, 2, 1.6666666, 2, 2.3333333,
+                       2.6666667, 2.3333333, 2.6666665, 3, 3.3333333, 3,
+                       3.3333333, 3.6666667, 4};
+  for (int i = 0; i < 16; ++i)
+    EXPECT_NEAR(y[i], wa[i], 1e-6) << i;
+  std::vector<float> x8 = {1, 2, 3, 4, 5, 6, 7, 8};
+  const float sd[] = {1, 1, 0.6f, 0.6f};
+  y = resize(x8, {1, 1, 2, 4}, {1, 1, 1, 2}, sd, PLUMB_RT_RESIZE_LINEAR,
+             PLUMB_RT_COORD_HALF_PIXEL);
+  EXPECT_NEAR(y[0], 2.6666665, 1e-6);
+  EXPECT_NEAR(y[1], 4.3333331, 1e-6);
+  // pytorch_half_pixel with an output dim of 1 uses coordinate 0.
+  y = resize(x8, {1, 1, 2, 4}, {1, 1, 1, 3}, nullptr, PLUMB_RT_RESIZE_LINEAR,
+             PLUMB_RT_COORD_PYTORCH_HALF_PIXEL);
+  EXPECT_NEAR(y[0], 1.1666666, 1e-6);
+  EXPECT_NEAR(y[1], 2.5, 1e-6);
+  EXPECT_NEAR(y[2], 3.8333333, 1e-6);
+}
+
+TEST(Resize, BilinearDocumentedFormulaBitwiseAndThreads) {
+  std::mt19937 g(4);
+  std::uniform_real_distribution<float> d(-1, 1);
+  const int64_t N = 2, C = 3, H = 7, W = 9, OH = 12, OW = 5;
+  std::vector<float> x((size_t)(N * C * H * W));
+  for (auto &v : x)
+    v = d(g);
+  for (int coord : {PLUMB_RT_COORD_HALF_PIXEL, PLUMB_RT_COORD_ASYMMETRIC,
+                    PLUMB_RT_COORD_ALIGN_CORNERS,
+                    PLUMB_RT_COORD_PYTORCH_HALF_PIXEL}) {
+    plumb_rt_set_threads(1);
+    auto y = resize(x, {N, C, H, W}, {N, C, OH, OW}, nullptr,
+                    PLUMB_RT_RESIZE_LINEAR, coord);
+    auto axis = [&](int64_t i, int64_t in, int64_t out, int64_t &i0,
+                    int64_t &i1, float &l) {
+      float scale = (float)out / (float)in, c;
+      float fi = (float)i;
+      if (coord == PLUMB_RT_COORD_HALF_PIXEL ||
+          coord == PLUMB_RT_COORD_PYTORCH_HALF_PIXEL)
+        c = (fi + 0.5f) / scale - 0.5f;
+      else if (coord == PLUMB_RT_COORD_ASYMMETRIC)
+        c = fi / scale;
+      else
+        c = (fi * (float)(in - 1)) / (float)(out - 1);
+      c = std::min(std::max(c, 0.0f), (float)(in - 1));
+      i0 = (int64_t)std::floor(c);
+      i1 = std::min(i0 + 1, in - 1);
+      l = c - (float)i0;
+    };
+    for (int64_t p = 0; p < N * C; ++p)
+      for (int64_t i = 0; i < OH; ++i)
+        for (int64_t j = 0; j < OW; ++j) {
+          int64_t h0, h1, w0, w1;
+          float lh, lw;
+          axis(i, H, OH, h0, h1, lh);
+          axis(j, W, OW, w0, w1, lw);
+          const float *q = x.data() + p * H * W;
+          auto row = [&](int64_t h) {
+            float a = q[h * W + w0];
+            if (lw == 0.0f)
+              return a;
+            return (a * (1.0f - lw)) + (q[h * W + w1] * lw);
+          };
+          float top = row(h0);
+          float want =
+              lh == 0.0f ? top : (top * (1.0f - lh)) + (row(h1) * lh);
+          ASSERT_EQ(y[(size_t)((p * OH + i) * OW + j)], want)
+              << coord << " " << i << "," << j;
+        }
+    for (int t : {2, 3, 8}) {
+      plumb_rt_set_threads(t);
+      auto z = resize(x, {N, C, H, W}, {N, C, OH, OW}, nullptr,
+                      PLUMB_RT_RESIZE_LINEAR, coord);
+      ASSERT_EQ(z, y);
+    }
+  }
+  plumb_rt_set_threads(1);
+  // 1-D linear.
+  std::vector<float> v = {0, 10, 20};
+  auto y1 = resize(v, {3}, {6}, nullptr, PLUMB_RT_RESIZE_LINEAR,
+                   PLUMB_RT_COORD_HALF_PIXEL);
+  const float w1[] = {0, 2.5f, 7.5f, 12.5f, 17.5f, 20};
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(y1[i], w1[i]) << i;
+  float bad[3];
+  int64_t s3[] = {3}, s6[] = {6};
+  EXPECT_EQ(plumb_rt_resize_f32(v.data(), s3, 1, s6, nullptr, 7, 0, 0, bad),
+            PLUMB_RT_EINVAL);
+}

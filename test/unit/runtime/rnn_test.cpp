@@ -1,0 +1,265 @@
+//===- test/unit/runtime/rnn_test.cpp - LSTM and GRU kernels -*- C++ -*-===//
+//
+// Part of Plumb. LSTM / GRU against float64 implementations of the ONNX
+// equations (tolerance), plus exact structural properties: reverse equals
+// forward on the reversed sequence, bidirectional equals the two single
+// directions, seq_lens equals running the shorter sequence alone, and the
+// bits do not depend on the thread count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "plumb/runtime/rnn.h"
+#include "plumb/runtime/threads.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace {
+
+std::vector<float> rnd(size_t n, uint32_t seed, float s = 0.5f) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<float> d(-s, s);
+  std::vector<float> v(n);
+  for (auto &x : v)
+    x = d(g);
+  return v;
+}
+
+double sig(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+/// float64 LSTM, one direction, forward, full lengths, no peephole.
+void lstmRef(const std::vector<float> &X, const float *W, const float *R,
+             const float *B, const float *P, int64_t S, int64_t Bn, int64_t I,
+             int64_t H, std::vector<double> &Y, std::vector<double> &h,
+             std::vector<double> &c) {
+  h.assign((size_t)(Bn * H), 0.0);
+  c.assign((size_t)(Bn * H), 0.0);
+  Y.assign((size_t)(S * Bn * H), 0.0);
+  for (int64_t t = 0; t < S; ++t)
+    for (int64_t b = 0; b < Bn; ++b) {
+      std::vector<double> g((size_t)(4 * H));
+      for (int64_t r = 0; r < 4 * H; ++r) {
+        double a = 0;
+        for (int64_t i = 0; i < I; ++i)
+          a += (double)X[(size_t)((t * Bn + b) * I + i)] * W[r * I + i];
+        for (int64_t k = 0; k < H; ++k)
+          a += h[(size_t)(b * H + k)] * R[r * H + k];
+        if (B)
+          a += (double)B[r] + B[4 * H + r];
+        g[(size_t)r] = a;
+      }
+      for (int64_t j = 0; j < H; ++j) {
+        double cp = c[(size_t)(b * H + j)];
+        double ai = g[j], ao = g[H + j], af = g[2 * H + j], ac = g[3 * H + j];
+        if (P) {
+          ai += P[j] * cp;
+          af += P[2 * H + j] * cp;
+        }
+        double ig = sig(ai), fg = sig(af), cg = std::tanh(ac);
+        double cn = fg * cp + ig * cg;
+        if (P)
+          ao += P[H + j] * cn;
+        double hn = sig(ao) * std::tanh(cn);
+        c[(size_t)(b * H + j)] = cn;
+        h[(size_t)(b * H + j)] = hn;
+        Y[(size_t)((t * Bn + b) * H + j)] = hn;
+      }
+    }
+}
+
+/// float64 GRU, one direction, forward.
+void gruRef(const std::vector<float> &X, const float *W, const float *R,
+            const float *B, int64_t S, int64_t Bn, int64_t I, int64_t H,
+            bool lbr, std::vector<double> &Y, std::vector<double> &h) {
+  h.assign((size_t)(Bn * H), 0.0);
+  Y.assign((size_t)(S * Bn * H), 0.0);
+  for (int64_t t = 0; t < S; ++t)
+    for (int64_t b = 0; b < Bn; ++b) {
+      std::vector<double> xw((size_t)(3 * H)), hr((size_t)(3 * H));
+      for (int64_t r = 0; r < 3 * H; ++r) {
+        double a = 0, e = 0;
+        for (int64_t i = 0; i < I; ++i)
+          a += (double)X[(size_t)((t * Bn + b) * I + i)] * W[r * I + i];
+        for (int64_t k = 0; k < H; ++k)
+          e += h[(size_t)(b * H + k)] * R[r * H + k];
+        xw[(size_t)r] = a;
+        hr[(size_t)r] = e;
+      }
+      std::vector<double> z((size_t)H), rr((size_t)H), hn((size_t)H);
+      for (int64_t j = 0; j < H; ++j) {
+        z[j] = sig(xw[j] + hr[j] + (B ? B[j] + B[3 * H + j] : 0.0));
+        rr[j] = sig(xw[H + j] + hr[H + j] + (B ? B[H + j] + B[4 * H + j] : 0.0));
+      }
+      for (int64_t j = 0; j < H; ++j) {
+        double a;
+        if (lbr) {
+          a = xw[2 * H + j] +
+              rr[j] * (hr[2 * H + j] + (B ? B[5 * H + j] : 0.0)) +
+              (B ? B[2 * H + j] : 0.0);
+        } else {
+          double d = 0;
+          for (int64_t k = 0; k < H; ++k)
+            d += rr[k] * h[(size_t)(b * H + k)] * R[(2 * H + j) * H + k];
+          a = xw[2 * H + j] + d + (B ? B[2 * H + j] + B[5 * H + j] : 0.0);
+        }
+        double hc = std::tanh(a);
+        hn[j] = (1 - z[j]) * hc + z[j] * h[(size_t)(b * H + j)];
+      }
+      for (int64_t j = 0; j < H; ++j) {
+        h[(size_t)(b * H + j)] = hn[j];
+        Y[(size_t)((t * Bn + b) * H + j)] = hn[j];
+      }
+    }
+}
+
+const int64_t S = 6, Bn = 3, I = 5, H = 9;
+
+} // namespace
+
+TEST(Rnn, LstmMatchesFloat64) {
+  auto X = rnd(S * Bn * I, 1, 1.0f);
+  auto W = rnd(4 * H * I, 2), R = rnd(4 * H * H, 3), B = rnd(8 * H, 4),
+       P = rnd(3 * H, 5);
+  for (int usePeep = 0; usePeep < 2; ++usePeep)
+    for (int64_t block : {0, 2}) {
+      std::vector<float> Y(S * Bn * H), Yh(Bn * H), Yc(Bn * H);
+      ASSERT_EQ(plumb_rt_lstm_f32(X.data(), W.data(), R.data(), B.data(),
+                                  nullptr, nullptr, nullptr,
+                                  usePeep ? P.data() : nullptr, S, Bn, I, H,
+                                  PLUMB_RT_RNN_FORWARD, 0.0f, 0, Y.data(),
+                                  Yh.data(), Yc.data(), block),
+                0);
+      std::vector<double> rY, rh, rc;
+      lstmRef(X, W.data(), R.data(), B.data(), usePeep ? P.data() : nullptr, S,
+              Bn, I, H, rY, rh, rc);
+      for (size_t i = 0; i < Y.size(); ++i)
+        ASSERT_NEAR(Y[i], rY[i], 1e-5) << i;
+      for (size_t i = 0; i < Yh.size(); ++i) {
+        ASSERT_EQ(Yh[i], Y[(S - 1) * Bn * H + i]);
+        ASSERT_NEAR(Yc[i], rc[i], 1e-5);
+      }
+    }
+}
+
+TEST(Rnn, GruMatchesFloat64) {
+  auto X = rnd(S * Bn * I, 11, 1.0f);
+  auto W = rnd(3 * H * I, 12), R = rnd(3 * H * H, 13), B = rnd(6 * H, 14);
+  for (int lbr = 0; lbr < 2; ++lbr)
+    for (int useB = 0; useB < 2; ++useB) {
+      std::vector<float> Y(S * Bn * H), Yh(Bn * H);
+      ASSERT_EQ(plumb_rt_gru_f32(X.data(), W.data(), R.data(),
+                                 useB ? B.data() : nullptr, nullptr, nullptr,
+                                 S, Bn, I, H, PLUMB_RT_RNN_FORWARD, 0.0f, lbr,
+                                 Y.data(), Yh.data(), 0),
+                0);
+      std::vector<double> rY, rh;
+      gruRef(X, W.data(), R.data(), useB ? B.data() : nullptr, S, Bn, I, H,
+             lbr, rY, rh);
+      for (size_t i = 0; i < Y.size(); ++i)
+        ASSERT_NEAR(Y[i], rY[i], 1e-5) << "lbr " << lbr << " i " << i;
+      for (size_t i = 0; i < Yh.size(); ++i)
+        ASSERT_EQ(Yh[i], Y[(S - 1) * Bn * H + i]);
+    }
+}
+
+TEST(Rnn, DirectionsSeqLensAndThreadsBitwise) {
+  auto X = rnd(S * Bn * I, 21, 1.0f);
+  auto W = rnd(2 * 4 * H * I, 22), R = rnd(2 * 4 * H * H, 23),
+       B = rnd(2 * 8 * H, 24), h0 = rnd(2 * Bn * H, 25), c0 = rnd(2 * Bn * H, 26);
+  auto Wg = rnd(2 * 3 * H * I, 27), Rg = rnd(2 * 3 * H * H, 28),
+       Bg = rnd(2 * 6 * H, 29);
+  // Reversed input sequence.
+  std::vector<float> Xr(X.size());
+  for (int64_t t = 0; t < S; ++t)
+    std::memcpy(&Xr[(S - 1 - t) * Bn * I], &X[t * Bn * I], Bn * I * 4);
+  for (int isGru = 0; isGru < 2; ++isGru) {
+    auto run = [&](const std::vector<float> &x, const float *w, const float *r,
+                   const float *b, const float *ih, const float *ic, int dir,
+                   const int32_t *lens, std::vector<float> &Y,
+                   std::vector<float> &Yh) {
+      const int64_t dirs = dir == PLUMB_RT_RNN_BIDIRECTIONAL ? 2 : 1;
+      Y.assign(S * dirs * Bn * H, -1.0f);
+      Yh.assign(dirs * Bn * H, -1.0f);
+      if (isGru)
+        return plumb_rt_gru_f32(x.data(), w, r, b, lens, ih, S, Bn, I, H, dir,
+                                3.0f, 1, Y.data(), Yh.data(), 4);
+      std::vector<float> Yc(dirs * Bn * H);
+      return plumb_rt_lstm_f32(x.data(), w, r, b, lens, ih, ic, nullptr, S,
+                               Bn, I, H, dir, 3.0f, 0, Y.data(), Yh.data(),
+                               Yc.data(), 4);
+    };
+    const float *w0 = isGru ? Wg.data() : W.data();
+    const float *r0 = isGru ? Rg.data() : R.data();
+    const float *b0 = isGru ? Bg.data() : B.data();
+    const int64_t G = isGru ? 3 * H : 4 * H;
+    const float *w1 = w0 + G * I, *r1 = r0 + G * H, *b1 = b0 + 2 * G;
+    std::vector<float> Yf, Yhf, Yr, Yhr, Yb, Yhb, Yx, Yhx;
+    plumb_rt_set_threads(1);
+    ASSERT_EQ(run(X, w0, r0, b0, h0.data(), c0.data(), PLUMB_RT_RNN_FORWARD,
+                  nullptr, Yf, Yhf),
+              0);
+    // Reverse on X == forward on reversed X (with direction-1 weights).
+    ASSERT_EQ(run(X, w1, r1, b1, h0.data() + Bn * H, c0.data() + Bn * H,
+                  PLUMB_RT_RNN_REVERSE, nullptr, Yr, Yhr),
+              0);
+    ASSERT_EQ(run(Xr, w1, r1, b1, h0.data() + Bn * H, c0.data() + Bn * H,
+                  PLUMB_RT_RNN_FORWARD, nullptr, Yx, Yhx),
+              0);
+    ASSERT_EQ(Yhr, Yhx);
+    for (int64_t t = 0; t < S; ++t)
+      ASSERT_EQ(0, std::memcmp(&Yr[t * Bn * H], &Yx[(S - 1 - t) * Bn * H],
+                               Bn * H * 4));
+    // Bidirectional == [forward, reverse].
+    ASSERT_EQ(run(X, w0, r0, b0, h0.data(), c0.data(),
+                  PLUMB_RT_RNN_BIDIRECTIONAL, nullptr, Yb, Yhb),
+              0);
+    for (int64_t t = 0; t < S; ++t) {
+      ASSERT_EQ(0, std::memcmp(&Yb[(t * 2 + 0) * Bn * H], &Yf[t * Bn * H],
+                               Bn * H * 4));
+      ASSERT_EQ(0, std::memcmp(&Yb[(t * 2 + 1) * Bn * H], &Yr[t * Bn * H],
+                               Bn * H * 4));
+    }
+    ASSERT_EQ(0, std::memcmp(Yhb.data(), Yhf.data(), Bn * H * 4));
+    ASSERT_EQ(0, std::memcmp(Yhb.data() + Bn * H, Yhr.data(), Bn * H * 4));
+    // Threads.
+    for (int t : {2, 3, 4, 8}) {
+      plumb_rt_set_threads(t);
+      std::vector<float> Yt, Yht;
+      ASSERT_EQ(run(X, w0, r0, b0, h0.data(), c0.data(),
+                    PLUMB_RT_RNN_BIDIRECTIONAL, nullptr, Yt, Yht),
+                0);
+      ASSERT_EQ(Yt, Yb);
+      ASSERT_EQ(Yht, Yhb);
+    }
+    plumb_rt_set_threads(1);
+    // seq_lens: batch entry 1 has length 2, entry 2 length 0 -> rows beyond
+    // are zero, Y_h is the state after the processed steps.
+    int32_t lens[] = {(int32_t)S, 2, 0};
+    std::vector<float> Yl, Yhl;
+    ASSERT_EQ(run(X, w0, r0, b0, h0.data(), c0.data(),
+                  PLUMB_RT_RNN_BIDIRECTIONAL, lens, Yl, Yhl),
+              0);
+    for (int64_t t = 0; t < S; ++t)
+      for (int64_t d = 0; d < 2; ++d)
+        for (int64_t j = 0; j < H; ++j) {
+          // Entry 0 is unaffected by the others.
+          ASSERT_EQ(Yl[((t * 2 + d) * Bn + 0) * H + j],
+                    Yb[((t * 2 + d) * Bn + 0) * H + j]);
+          if (t >= 2)
+            ASSERT_EQ(Yl[((t * 2 + d) * Bn + 1) * H + j], 0.0f);
+          ASSERT_EQ(Yl[((t * 2 + d) * Bn + 2) * H + j], 0.0f);
+        }
+    for (int64_t j = 0; j < H; ++j) {
+      ASSERT_EQ(Yhl[(0 * Bn + 2) * H + j], h0[(0 * Bn + 2) * H + j]);
+      ASSERT_EQ(Yhl[(1 * Bn + 2) * H + j], h0[(1 * Bn + 2) * H + j]);
+      // Forward entry 1 after 2 steps equals Y at t = 1; reverse entry 1 ends
+      // at t = 0.
+      ASSERT_EQ(Yhl[(0 * Bn + 1) * H + j], Yl[((1 * 2 + 0) * Bn + 1) * H + j]);
+      ASSERT_EQ(Yhl[(1 * Bn + 1) * H + j], Yl[((0 * 2 + 1) * Bn + 1) * H + j]);
+    }
+  }
+}
