@@ -25,6 +25,7 @@ config.substitutions.append(("%plumb", os.path.join(config.plumb_tools_dir, "plu
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%models", models))
 config.substitutions.append(("%onnxtxt", python + " " + os.path.join(config.plumb_src_root, "test", "lib", "onnxtxt.py")))
+config.substitutions.append(("%check-reference", python + " " + os.path.join(config.plumb_src_root, "test", "lib", "check-reference.py") + " " + os.path.join(config.plumb_tools_dir, "plumb")))
 config.substitutions.append(("%expect-exit", python + " " + os.path.join(config.plumb_src_root, "test", "lib", "expect-exit.py")))
 
 llvm_bin = config.llvm_tools_dir

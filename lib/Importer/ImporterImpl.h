@@ -68,7 +68,10 @@ public:
 
   /// Emits an error at the node (collected into the node's message).
   mlir::InFlightDiagnostic error(NodeCtx &n) { return mlir::emitError(n.loc); }
-  shapes::EmitFn emitter(NodeCtx &n) {
+  /// A callable for the shape functions' EmitFn. It returns the lambda itself,
+  /// not a function_ref: a function_ref to the lambda would dangle once this
+  /// function returns.
+  auto emitter(NodeCtx &n) {
     return [this, &n]() { return error(n); };
   }
 

@@ -138,6 +138,12 @@ int binaryInt(int32_t op, const T *a, const int64_t *a_shape, int32_t a_rank,
   case PLUMB_RT_MIN:
     runBinary(p, a, b, o, [](T x, T y) { return minI(x, y); });
     return PLUMB_RT_OK;
+  case PLUMB_RT_MOD:
+    runBinary(p, a, b, o, [](T x, T y) { return modI(x, y); });
+    return PLUMB_RT_OK;
+  case PLUMB_RT_FMOD:
+    runBinary(p, a, b, o, [](T x, T y) { return fmodI(x, y); });
+    return PLUMB_RT_OK;
   default:
     return compareOp<T, NoFn>(op, p, a, b, out);
   }
@@ -249,6 +255,24 @@ int plumb_rt_unary_f32(int32_t op, const float *x, float *y, int64_t n,
     return applyUnary(x, y, n, [](float v) { return geluTanhF(v); });
   case PLUMB_RT_IDENTITY:
     return applyUnary(x, y, n, [](float v) { return canon(v); });
+  case PLUMB_RT_FLOOR:
+    return applyUnary(x, y, n, [](float v) { return canon(floorF(v)); });
+  case PLUMB_RT_CEIL:
+    return applyUnary(x, y, n, [](float v) { return canon(ceilF(v)); });
+  case PLUMB_RT_ROUND:
+    return applyUnary(x, y, n, [](float v) { return canon(roundEvenF(v)); });
+  case PLUMB_RT_SIGN:
+    return applyUnary(x, y, n, [](float v) { return signF(v); });
+  case PLUMB_RT_SOFTPLUS:
+    return applyUnary(x, y, n, [](float v) { return softplusF(v); });
+  case PLUMB_RT_SOFTSIGN:
+    return applyUnary(x, y, n, [](float v) { return softsignF(v); });
+  case PLUMB_RT_ELU:
+    return applyUnary(x, y, n, [alpha](float v) { return eluF(v, alpha); });
+  case PLUMB_RT_SELU:
+    return applyUnary(x, y, n, [alpha, beta](float v) {
+      return seluF(v, alpha, beta);
+    });
   default:
     return PLUMB_RT_EINVAL;
   }
@@ -299,6 +323,9 @@ int plumb_rt_binary_f32(int32_t op, const float *a, const int64_t *a_shape,
     return PLUMB_RT_OK;
   case PLUMB_RT_MIN:
     runBinary(p, a, b, o, [](float x, float y) { return minF(x, y); });
+    return PLUMB_RT_OK;
+  case PLUMB_RT_PRELU:
+    runBinary(p, a, b, o, [](float x, float y) { return preluF(x, y); });
     return PLUMB_RT_OK;
   default:
     return compareOp<float, NoFn>(op, p, a, b, out);

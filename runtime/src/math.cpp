@@ -11,7 +11,26 @@
 #include "plumb/runtime/math.h"
 #include "plumb/runtime/threads.h"
 
+namespace plumb {
+namespace rt {
+namespace mathavx2 { // math_avx2.cpp: bit-identical AVX2 schedules
+bool available();
+void expF32(const float *x, float *y, int64_t n);
+void sigmoidF32(const float *x, float *y, int64_t n);
+void tanhF32(const float *x, float *y, int64_t n);
+void erfF32(const float *x, float *y, int64_t n);
+void geluF32(const float *x, float *y, int64_t n);
+void geluTanhF32(const float *x, float *y, int64_t n);
+} // namespace mathavx2
+} // namespace rt
+} // namespace plumb
+
 namespace {
+
+const bool kHaveAvx2 = plumb::rt::mathavx2::available();
+
+/// Runs a block kernel (b, e) over [0, n), in parallel when worthwhile.
+template <typename Block> void blocked(int64_t n, Block block);
 
 /// Elements per parallel work item: large enough to amortise dispatch
 /// (each element costs ~5-30 ns).
@@ -30,24 +49,45 @@ template <typename F> void unaryLoop(const float *x, float *y, int64_t n, F f) {
     plumb::rt::parallelFor(0, n, kGrain, body);
 }
 
+template <typename Block> void blocked(int64_t n, Block block) {
+  if (n <= 0)
+    return;
+  if (n <= kGrain || plumb_rt_get_threads() <= 1)
+    block(0, n);
+  else
+    plumb::rt::parallelFor(0, n, kGrain, block);
+}
+
 } // namespace
 
 extern "C" {
 
 void plumb_rt_exp_f32(const float *x, float *y, int64_t n) {
-  unaryLoop(x, y, n, [](float v) { return plumb::rt::exp(v); });
+  if (kHaveAvx2)
+    blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx2::expF32(x + b, y + b, e - b); });
+  else
+    unaryLoop(x, y, n, [](float v) { return plumb::rt::exp(v); });
 }
 void plumb_rt_log_f32(const float *x, float *y, int64_t n) {
   unaryLoop(x, y, n, [](float v) { return plumb::rt::log(v); });
 }
 void plumb_rt_tanh_f32(const float *x, float *y, int64_t n) {
-  unaryLoop(x, y, n, [](float v) { return plumb::rt::tanh(v); });
+  if (kHaveAvx2)
+    blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx2::tanhF32(x + b, y + b, e - b); });
+  else
+    unaryLoop(x, y, n, [](float v) { return plumb::rt::tanh(v); });
 }
 void plumb_rt_sigmoid_f32(const float *x, float *y, int64_t n) {
-  unaryLoop(x, y, n, [](float v) { return plumb::rt::sigmoid(v); });
+  if (kHaveAvx2)
+    blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx2::sigmoidF32(x + b, y + b, e - b); });
+  else
+    unaryLoop(x, y, n, [](float v) { return plumb::rt::sigmoid(v); });
 }
 void plumb_rt_erf_f32(const float *x, float *y, int64_t n) {
-  unaryLoop(x, y, n, [](float v) { return plumb::rt::erf(v); });
+  if (kHaveAvx2)
+    blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx2::erfF32(x + b, y + b, e - b); });
+  else
+    unaryLoop(x, y, n, [](float v) { return plumb::rt::erf(v); });
 }
 void plumb_rt_sqrt_f32(const float *x, float *y, int64_t n) {
   unaryLoop(x, y, n, [](float v) { return plumb::rt::sqrt(v); });
@@ -56,10 +96,16 @@ void plumb_rt_reciprocal_f32(const float *x, float *y, int64_t n) {
   unaryLoop(x, y, n, [](float v) { return plumb::rt::reciprocal(v); });
 }
 void plumb_rt_gelu_f32(const float *x, float *y, int64_t n) {
-  unaryLoop(x, y, n, [](float v) { return plumb::rt::gelu(v); });
+  if (kHaveAvx2)
+    blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx2::geluF32(x + b, y + b, e - b); });
+  else
+    unaryLoop(x, y, n, [](float v) { return plumb::rt::gelu(v); });
 }
 void plumb_rt_gelu_tanh_f32(const float *x, float *y, int64_t n) {
-  unaryLoop(x, y, n, [](float v) { return plumb::rt::gelu_tanh(v); });
+  if (kHaveAvx2)
+    blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx2::geluTanhF32(x + b, y + b, e - b); });
+  else
+    unaryLoop(x, y, n, [](float v) { return plumb::rt::gelu_tanh(v); });
 }
 void plumb_rt_canonicalize_nan_f32(const float *x, float *y, int64_t n) {
   unaryLoop(x, y, n, [](float v) { return v; });

@@ -1,6 +1,7 @@
 //===- runtime/src/math_avx2.cpp - AVX2 schedules of math.h ----*- C++ -*-===//
 //
-// Part of Plumb. AVX2 loops for exp, sigmoid and tanh that perform exactly
+// Part of Plumb. AVX2 loops for exp, sigmoid, tanh, erf, gelu and gelu_tanh
+// that perform exactly
 // the binary64 operations of the scalar reference in math.h, four lanes at a
 // time (same constants, same operation order, no FMA: the target attribute
 // enables AVX2 only, and -ffp-contract=off forbids contraction). Any lane
@@ -103,10 +104,40 @@ PLUMB_AVX2 static inline void run8(const float *x, float *y, int64_t n, float lo
     y[i] = scalar(x[i]);
 }
 
+struct ExpLane {
+  PLUMB_AVX2 __m256d operator()(__m256d v) const { return expCore4(v); }
+};
+
+struct SigmoidLane {
+  PLUMB_AVX2 __m256d operator()(__m256d v) const {
+    __m256d e = expCore4(_mm256_sub_pd(_mm256_setzero_pd(), v)); // -(double)x
+    return _mm256_div_pd(_mm256_set1_pd(1.0), _mm256_add_pd(_mm256_set1_pd(1.0), e));
+  }
+};
+
+struct TanhLane {
+  // tanh|x| = em1 / (em1 + 2), em1 = u <= ln2/2 ? expm1Small(u) : exp(u) - 1,
+  // u = 2|x|; both branches computed, the scalar choice selected per lane.
+  PLUMB_AVX2 __m256d operator()(__m256d v) const {
+    __m256d sign = _mm256_and_pd(v, _mm256_set1_pd(-0.0));
+    __m256d a = _mm256_andnot_pd(_mm256_set1_pd(-0.0), v);
+    __m256d u = _mm256_mul_pd(_mm256_set1_pd(2.0), a);
+    const double *c = md::kExpm1Poly_host;
+    __m256d p = _mm256_set1_pd(c[md::kExpm1PolyN - 1]);
+    for (int i = md::kExpm1PolyN - 2; i >= 0; --i)
+      p = _mm256_add_pd(_mm256_mul_pd(p, u), _mm256_set1_pd(c[i]));
+    __m256d small = _mm256_mul_pd(u, p);
+    __m256d big = _mm256_sub_pd(expCore4(u), _mm256_set1_pd(1.0));
+    __m256d useSmall = _mm256_cmp_pd(u, _mm256_set1_pd(0.34657359027997264), _CMP_LE_OQ);
+    __m256d em1 = _mm256_blendv_pd(big, small, useSmall);
+    __m256d t = _mm256_div_pd(em1, _mm256_add_pd(em1, _mm256_set1_pd(2.0)));
+    return _mm256_xor_pd(t, sign); // t = -t for negative x (t >= 0 here)
+  }
+};
+
 PLUMB_AVX2 void expF32(const float *x, float *y, int64_t n) {
   // Scalar: x > 89 -> inf, x < -104 -> 0, NaN: all handled by the scalar path.
-  run8(x, y, n, -104.0f, 89.0f, [](__m256d v) PLUMB_AVX2 { return expCore4(v); },
-       [](float v) { return ::plumb::rt::exp(v); });
+  run8(x, y, n, -104.0f, 89.0f, ExpLane(), [](float v) { return ::plumb::rt::exp(v); });
 }
 
 PLUMB_AVX2 void sigmoidF32(const float *x, float *y, int64_t n) {
@@ -114,10 +145,7 @@ PLUMB_AVX2 void sigmoidF32(const float *x, float *y, int64_t n) {
   // |x| < 2^-5 lanes are sent to the scalar function via the range trick:
   // they are detected separately below.
   int64_t i = 0;
-  auto lane4 = [](__m256d v) PLUMB_AVX2 {
-    __m256d e = expCore4(_mm256_sub_pd(_mm256_setzero_pd(), v)); // -(double)x
-    return _mm256_div_pd(_mm256_set1_pd(1.0), _mm256_add_pd(_mm256_set1_pd(1.0), e));
-  };
+  SigmoidLane lane4;
   for (; i + 8 <= n; i += 8) {
     __m256 xv = _mm256_loadu_ps(x + i);
     int bad = outOfRange(xv, -110.0f, 40.0f);
@@ -142,24 +170,150 @@ PLUMB_AVX2 void sigmoidF32(const float *x, float *y, int64_t n) {
 }
 
 PLUMB_AVX2 void tanhF32(const float *x, float *y, int64_t n) {
-  // tanh|x| = em1 / (em1 + 2), em1 = u <= ln2/2 ? expm1Small(u) : exp(u) - 1,
-  // u = 2|x|; both branches computed, the scalar choice selected per lane.
-  auto lane4 = [](__m256d v) PLUMB_AVX2 {
+  TanhLane lane4;
+  run8(x, y, n, -10.0f, 10.0f, lane4, [](float v) { return ::plumb::rt::tanh(v); });
+}
+
+/// erfcxCore on four lanes; lanes below 0.5 are clamped to 0.5 (their
+/// result is discarded by the caller) so the table index stays in range.
+PLUMB_AVX2 static inline __m256d erfcxCore4(__m256d z) {
+  z = _mm256_max_pd(z, _mm256_set1_pd(0.5));
+  __m256i u = _mm256_castpd_si256(z);
+  __m256i oct = _mm256_sub_epi64(_mm256_srli_epi64(u, 52), _mm256_set1_epi64x(1023));
+  __m256i j = _mm256_and_si256(_mm256_srli_epi64(u, 49), _mm256_set1_epi64x(7));
+  __m256i row = _mm256_add_epi64(
+      _mm256_slli_epi64(_mm256_add_epi64(oct, _mm256_set1_epi64x(1)), 3), j);
+  const __m256i bias = _mm256_set1_epi64x(1023);
+  __m256d w = _mm256_castsi256_pd(_mm256_slli_epi64(
+      _mm256_add_epi64(_mm256_sub_epi64(oct, _mm256_set1_epi64x(3)), bias), 52));
+  __m256d p2 = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_add_epi64(oct, bias), 52));
+  // (double)j: j in 0..7 -> via 2^52 trick (exact).
+  __m256d jd = _mm256_sub_pd(
+      _mm256_castsi256_pd(_mm256_or_si256(j, _mm256_castpd_si256(_mm256_set1_pd(0x1p52)))),
+      _mm256_set1_pd(0x1p52));
+  __m256d centre = _mm256_add_pd(_mm256_add_pd(p2, _mm256_mul_pd(w, jd)),
+                                 _mm256_mul_pd(_mm256_set1_pd(0.5), w));
+  __m256d t = _mm256_sub_pd(z, centre);
+  const double *tab = md::kErfcxTable_host;
+  const int N = md::kErfcxN;
+  __m256i base = _mm256_mul_epu32(row, _mm256_set1_epi64x(N)); // row * N (row < 2^32)
+  __m256d p = _mm256_i64gather_pd(tab + (N - 1), base, 8);
+  for (int i = N - 2; i >= 0; --i)
+    p = _mm256_add_pd(_mm256_mul_pd(p, t), _mm256_i64gather_pd(tab + i, base, 8));
+  return p;
+}
+
+/// erfSmallQ on four lanes.
+PLUMB_AVX2 static inline __m256d erfSmallQ4(__m256d z) {
+  const double *c = md::kErfSmallPoly_host;
+  __m256d p = _mm256_set1_pd(c[md::kErfSmallPolyN - 1]);
+  for (int i = md::kErfSmallPolyN - 2; i >= 0; --i)
+    p = _mm256_add_pd(_mm256_mul_pd(p, z), _mm256_set1_pd(c[i]));
+  return p;
+}
+
+PLUMB_AVX2 static inline __m256d negate4(__m256d v) {
+  return _mm256_xor_pd(v, _mm256_set1_pd(-0.0));
+}
+
+struct ErfLane {
+  PLUMB_AVX2 __m256d operator()(__m256d v) const {
     __m256d sign = _mm256_and_pd(v, _mm256_set1_pd(-0.0));
     __m256d a = _mm256_andnot_pd(_mm256_set1_pd(-0.0), v);
-    __m256d u = _mm256_mul_pd(_mm256_set1_pd(2.0), a);
-    const double *c = md::kExpm1Poly_host;
-    __m256d p = _mm256_set1_pd(c[md::kExpm1PolyN - 1]);
-    for (int i = md::kExpm1PolyN - 2; i >= 0; --i)
-      p = _mm256_add_pd(_mm256_mul_pd(p, u), _mm256_set1_pd(c[i]));
-    __m256d small = _mm256_mul_pd(u, p);
-    __m256d big = _mm256_sub_pd(expCore4(u), _mm256_set1_pd(1.0));
-    __m256d useSmall = _mm256_cmp_pd(u, _mm256_set1_pd(0.34657359027997264), _CMP_LE_OQ);
-    __m256d em1 = _mm256_blendv_pd(big, small, useSmall);
-    __m256d t = _mm256_div_pd(em1, _mm256_add_pd(em1, _mm256_set1_pd(2.0)));
-    return _mm256_xor_pd(t, sign); // t = -t for negative x (t >= 0 here)
-  };
-  run8(x, y, n, -10.0f, 10.0f, lane4, [](float v) { return ::plumb::rt::tanh(v); });
+    __m256d small = _mm256_mul_pd(a, erfSmallQ4(_mm256_mul_pd(a, a)));
+    __m256d z2 = _mm256_mul_pd(a, a);
+    __m256d big = _mm256_sub_pd(_mm256_set1_pd(1.0),
+                                _mm256_mul_pd(expCore4(negate4(z2)), erfcxCore4(a)));
+    __m256d useSmall = _mm256_cmp_pd(a, _mm256_set1_pd(0.5), _CMP_LT_OQ);
+    return _mm256_xor_pd(_mm256_blendv_pd(big, small, useSmall), sign);
+  }
+};
+
+struct GeluLane {
+  PLUMB_AVX2 __m256d operator()(__m256d xd) const {
+    const __m256d kInvSqrt2 = _mm256_set1_pd(0x1.6a09e667f3bcdp-1);
+    __m256d w = _mm256_mul_pd(xd, kInvSqrt2);
+    // Small branch: h + c with h = x/2, c = h * (w * Q(w^2)).
+    __m256d h = _mm256_mul_pd(_mm256_set1_pd(0.5), xd);
+    __m256d c = _mm256_mul_pd(h, _mm256_mul_pd(w, erfSmallQ4(_mm256_mul_pd(w, w))));
+    __m256d small = _mm256_add_pd(h, c);
+    // Large branch: x * normalCdf(x).
+    __m256d aw = _mm256_andnot_pd(_mm256_set1_pd(-0.0), w);
+    __m256d e = expCore4(_mm256_mul_pd(negate4(_mm256_mul_pd(xd, xd)), _mm256_set1_pd(0.5)));
+    __m256d q = _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(0.5), e), erfcxCore4(aw));
+    __m256d wNeg = _mm256_cmp_pd(w, _mm256_setzero_pd(), _CMP_LT_OQ);
+    __m256d cdf = _mm256_blendv_pd(_mm256_sub_pd(_mm256_set1_pd(1.0), q), q, wNeg);
+    __m256d big = _mm256_mul_pd(xd, cdf);
+    __m256d useSmall = _mm256_and_pd(_mm256_cmp_pd(w, _mm256_set1_pd(0.5), _CMP_LT_OQ),
+                                     _mm256_cmp_pd(w, _mm256_set1_pd(-0.5), _CMP_GT_OQ));
+    return _mm256_blendv_pd(big, small, useSmall);
+  }
+};
+
+struct GeluTanhLane {
+  PLUMB_AVX2 __m256d operator()(__m256d xd) const {
+    const __m256d kS = _mm256_set1_pd(0x1.9884533d43651p-1);
+    const __m256d kC = _mm256_set1_pd(0.044715);
+    __m256d x3 = _mm256_mul_pd(_mm256_mul_pd(xd, xd), xd);
+    __m256d v = _mm256_mul_pd(kS, _mm256_add_pd(xd, _mm256_mul_pd(kC, x3)));
+    // Small branch (|x| < 2^-5).
+    __m256d h = _mm256_mul_pd(_mm256_set1_pd(0.5), xd);
+    __m256d v2 = _mm256_mul_pd(v, v);
+    __m256d in = _mm256_add_pd(_mm256_set1_pd(2.0 / 15),
+                               _mm256_mul_pd(v2, _mm256_set1_pd(-17.0 / 315)));
+    in = _mm256_add_pd(_mm256_set1_pd(-1.0 / 3), _mm256_mul_pd(v2, in));
+    in = _mm256_add_pd(_mm256_set1_pd(1.0), _mm256_mul_pd(v2, in));
+    __m256d th = _mm256_mul_pd(v, in);
+    __m256d small = _mm256_add_pd(h, _mm256_mul_pd(h, th));
+    // Large branch.
+    __m256d e = expCore4(_mm256_mul_pd(_mm256_set1_pd(-2.0), v));
+    __m256d big = _mm256_div_pd(xd, _mm256_add_pd(_mm256_set1_pd(1.0), e));
+    __m256d ax = _mm256_andnot_pd(_mm256_set1_pd(-0.0), xd);
+    __m256d useSmall = _mm256_cmp_pd(ax, _mm256_set1_pd(0x1p-5), _CMP_LT_OQ);
+    return _mm256_blendv_pd(big, small, useSmall);
+  }
+};
+
+/// Shared 8-wide loop for lanes that also exclude x == +-0 (sent to scalar).
+template <typename Lane4, typename Scalar>
+PLUMB_AVX2 static inline void run8NonZero(const float *x, float *y, int64_t n, float lo,
+                                          float hi, Lane4 lane4, Scalar scalar) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 xv = _mm256_loadu_ps(x + i);
+    int bad = outOfRange(xv, lo, hi);
+    bad |= _mm256_movemask_ps(_mm256_cmp_ps(xv, _mm256_setzero_ps(), _CMP_EQ_OQ));
+    __m256d a = _mm256_cvtps_pd(_mm256_castps256_ps128(xv));
+    __m256d b = _mm256_cvtps_pd(_mm256_extractf128_ps(xv, 1));
+    __m256d ya = lane4(a), yb = lane4(b);
+    bad |= _mm256_movemask_pd(_mm256_castsi256_pd(needsScalar(ya)));
+    bad |= _mm256_movemask_pd(_mm256_castsi256_pd(needsScalar(yb))) << 4;
+    float out[8];
+    _mm_storeu_ps(out, _mm256_cvtpd_ps(ya));
+    _mm_storeu_ps(out + 4, _mm256_cvtpd_ps(yb));
+    if (bad)
+      for (int j = 0; j < 8; ++j)
+        if (bad & (1 << j))
+          out[j] = scalar(x[i + j]);
+    _mm256_storeu_ps(y + i, _mm256_loadu_ps(out));
+  }
+  for (; i < n; ++i)
+    y[i] = scalar(x[i]);
+}
+
+PLUMB_AVX2 void erfF32(const float *x, float *y, int64_t n) {
+  // Scalar: |x| >= 4 -> +-1; vector lanes |x| < 4 (float: |x| <= 3.9999998).
+  run8(x, y, n, -0x1.fffffep+1f, 0x1.fffffep+1f, ErfLane(),
+       [](float v) { return ::plumb::rt::erf(v); });
+}
+
+PLUMB_AVX2 void geluF32(const float *x, float *y, int64_t n) {
+  run8NonZero(x, y, n, -20.0f, 10.0f, GeluLane(), [](float v) { return ::plumb::rt::gelu(v); });
+}
+
+PLUMB_AVX2 void geluTanhF32(const float *x, float *y, int64_t n) {
+  run8NonZero(x, y, n, -11.0f, 10.0f, GeluTanhLane(),
+              [](float v) { return ::plumb::rt::gelu_tanh(v); });
 }
 
 bool available() { return __builtin_cpu_supports("avx2"); }
@@ -177,6 +331,9 @@ bool available() { return false; }
 void expF32(const float *, float *, int64_t) {}
 void sigmoidF32(const float *, float *, int64_t) {}
 void tanhF32(const float *, float *, int64_t) {}
+void erfF32(const float *, float *, int64_t) {}
+void geluF32(const float *, float *, int64_t) {}
+void geluTanhF32(const float *, float *, int64_t) {}
 } // namespace mathavx2
 } // namespace rt
 } // namespace plumb

@@ -85,6 +85,48 @@ void stridedCopy(int32_t rank, const int64_t *dims_in, const char *src,
     return;
   }
   const int64_t inner = dims[r - 1];
+  // Transposing copies (the innermost destination dim reads the source with a
+  // non-unit stride while another dim q is source-contiguous) run as 2-D
+  // tiles over (q, innermost) so both sides stay in cache.
+  int32_t q = -1;
+  if (ss[r - 1] != 1 && dsx[r - 1] == 1)
+    for (int32_t d = 0; d + 1 < r; ++d)
+      if (ss[d] == 1)
+        q = d;
+  if (q >= 0 && dims[q] >= 8 && inner >= 8) {
+    constexpr int64_t T = 32;
+    // Outer index space: every dim except q and r-1.
+    int64_t od[PLUMB_RT_MAX_RANK], os[PLUMB_RT_MAX_RANK], odd[PLUMB_RT_MAX_RANK];
+    int32_t on = 0;
+    for (int32_t d = 0; d + 1 < r; ++d)
+      if (d != q) {
+        od[on] = dims[d];
+        os[on] = ss[d];
+        odd[on++] = dsx[d];
+      }
+    const int64_t outer = prodDims(od, 0, on);
+    const int64_t ta = (dims[q] + T - 1) / T, tb = (inner + T - 1) / T;
+    const int64_t sq = dsx[q], sb = ss[r - 1];
+    parallelRange(outer * ta * tb, 4, [&](int64_t lo, int64_t hi) {
+      for (int64_t w = lo; w < hi; ++w) {
+        int64_t o = w / (ta * tb), t = w - o * (ta * tb);
+        const int64_t a0 = (t / tb) * T, b0 = (t % tb) * T;
+        int64_t so = 0, dof = 0;
+        for (int32_t d = on - 1; d >= 0; --d) {
+          int64_t i = o % od[d];
+          o /= od[d];
+          so += i * os[d];
+          dof += i * odd[d];
+        }
+        const int64_t a1 = a0 + T < dims[q] ? a0 + T : dims[q];
+        const int64_t b1 = b0 + T < inner ? b0 + T : inner;
+        for (int64_t a = a0; a < a1; ++a)
+          copyRun(dst + (dof + a * sq + b0) * es, 1,
+                  src + (so + a + b0 * sb) * es, sb, b1 - b0, es);
+      }
+    });
+    return;
+  }
   const int64_t rows = prodDims(dims, 0, r - 1);
   int64_t grain = kRowGrainBytes / (inner * es) + 1;
   parallelRange(rows, grain, [&](int64_t lo, int64_t hi) {

@@ -99,6 +99,71 @@ inline int64_t paddedCount(const PoolGeom &g, int64_t o0, int64_t o1,
   return cnt;
 }
 
+/// Row schedule: for the output row (plane, o0, o1) calls
+/// step(acc, value) for every valid window position of every o2, iterating
+/// the window (k0, k1, k2) in row-major order on the outside and o2 inside.
+/// Each output therefore still sees its own valid positions in row-major
+/// window order; only the interleaving across outputs differs from a
+/// per-output walk. Also returns the valid count per o2 in `valid` (if set).
+template <typename Step>
+inline void rowWalk(const PoolGeom &g, const float *plane, int64_t o0,
+                    int64_t o1, float *acc, int64_t *valid, Step step) {
+  const int64_t b0 = o0 * g.st[0] - g.pb[0], b1 = o1 * g.st[1] - g.pb[1];
+  const int64_t out2 = g.out[2], st2 = g.st[2];
+  int64_t v01 = 0;
+  for (int64_t k0 = 0; k0 < g.k[0]; ++k0) {
+    const int64_t p0 = b0 + k0 * g.dil[0];
+    if (p0 < 0 || p0 >= g.in[0])
+      continue;
+    for (int64_t k1 = 0; k1 < g.k[1]; ++k1) {
+      const int64_t p1 = b1 + k1 * g.dil[1];
+      if (p1 < 0 || p1 >= g.in[1])
+        continue;
+      ++v01;
+      const float *row = plane + (p0 * g.in[1] + p1) * g.in[2];
+      for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
+        // p2 = o2 * st2 + off must lie in [0, in2).
+        const int64_t off = k2 * g.dil[2] - g.pb[2];
+        int64_t lo = off >= 0 ? 0 : (-off + st2 - 1) / st2;
+        int64_t hi = g.in[2] - 1 - off < 0 ? 0 : (g.in[2] - 1 - off) / st2 + 1;
+        if (hi > out2)
+          hi = out2;
+        const float *r = row + off;
+        for (int64_t o2 = lo; o2 < hi; ++o2)
+          acc[o2] = step(acc[o2], r[o2 * st2]);
+      }
+    }
+  }
+  if (valid) {
+    for (int64_t o2 = 0; o2 < out2; ++o2) {
+      int64_t c = 0;
+      const int64_t b2 = o2 * st2 - g.pb[2];
+      for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
+        const int64_t p2 = b2 + k2 * g.dil[2];
+        c += (p2 >= 0 && p2 < g.in[2]);
+      }
+      valid[o2] = c * v01;
+    }
+  }
+}
+
+/// Runs row(plane, o0, o1, out_index_of_o2_0) for every output row.
+template <typename Fn> void forRows(const PoolGeom &g, int64_t planes, Fn fn) {
+  const int64_t rows = planes * g.out[0] * g.out[1];
+  parallelRange(rows, 1 + 256 / (g.out[2] * g.k[0] * g.k[1] * g.k[2] + 1),
+                [&](int64_t lo, int64_t hi) {
+                  std::vector<float> acc((size_t)g.out[2]);
+                  std::vector<int64_t> cnt((size_t)g.out[2]);
+                  for (int64_t r = lo; r < hi; ++r) {
+                    const int64_t o1 = r % g.out[1];
+                    const int64_t t = r / g.out[1];
+                    const int64_t o0 = t % g.out[0];
+                    const int64_t pl = t / g.out[0];
+                    fn(pl, o0, o1, r * g.out[2], acc.data(), cnt.data());
+                  }
+                });
+}
+
 /// Runs fn(plane, o0, o1, o2, out_index) for every output, split over
 /// (plane, o0, o1) rows.
 template <typename Fn>
@@ -187,6 +252,18 @@ int plumb_rt_maxpool_f32(const float *x, int64_t n, int64_t c, int32_t sdims,
     return PLUMB_RT_OK;
   if (!x || !y)
     return PLUMB_RT_EINVAL;
+  if (!indices) {
+    forRows(g, n * c, [&](int64_t pl, int64_t o0, int64_t o1, int64_t oi,
+                          float *acc, int64_t *) {
+      for (int64_t o2 = 0; o2 < g.out[2]; ++o2)
+        acc[o2] = negInf();
+      rowWalk(g, x + pl * g.inSize, o0, o1, acc, nullptr,
+              [](float a, float v) { return maxF(a, v); });
+      for (int64_t o2 = 0; o2 < g.out[2]; ++o2)
+        y[oi + o2] = acc[o2];
+    });
+    return PLUMB_RT_OK;
+  }
   forOutputs(g, n * c, [&](int64_t pl, int64_t o0, int64_t o1, int64_t o2,
                            int64_t oi) {
     const float *plane = x + pl * g.inSize;
@@ -221,18 +298,17 @@ int plumb_rt_avgpool_f32(const float *x, int64_t n, int64_t c, int32_t sdims,
     return PLUMB_RT_OK;
   if (!x || !y)
     return PLUMB_RT_EINVAL;
-  forOutputs(g, n * c, [&](int64_t pl, int64_t o0, int64_t o1, int64_t o2,
-                           int64_t oi) {
-    const float *plane = x + pl * g.inSize;
-    float s = -0.0f;
-    int64_t valid = 0;
-    forWindow(g, o0, o1, o2, [&](int64_t off) {
-      s = s + plane[off];
-      ++valid;
-    });
-    const int64_t cnt =
-        count_include_pad ? paddedCount(g, o0, o1, o2) : valid;
-    y[oi] = canon(s / (float)cnt);
+  forRows(g, n * c, [&](int64_t pl, int64_t o0, int64_t o1, int64_t oi,
+                        float *acc, int64_t *valid) {
+    for (int64_t o2 = 0; o2 < g.out[2]; ++o2)
+      acc[o2] = -0.0f;
+    rowWalk(g, x + pl * g.inSize, o0, o1, acc, valid,
+            [](float a, float v) { return a + v; });
+    for (int64_t o2 = 0; o2 < g.out[2]; ++o2) {
+      const int64_t cnt =
+          count_include_pad ? paddedCount(g, o0, o1, o2) : valid[o2];
+      y[oi + o2] = canon(acc[o2] / (float)cnt);
+    }
   });
   return PLUMB_RT_OK;
 }

@@ -21,10 +21,14 @@
 //       NaN, overflow/underflow thresholds, near 1, ...), all against MPFR.
 //   plumb-check-math --all-sampled [N]
 //       --sample N (default 100000) for every function (CI).
+//   plumb-check-math --vector-identity FN
+//       The array kernel (SIMD/threaded schedule) vs the scalar function,
+//       bitwise, over all 2^32 inputs.
 //
 //===----------------------------------------------------------------------===//
 #include "math_ref.h"
 #include "plumb/runtime/math.h"
+#include "plumb/runtime/math_kernels.h"
 
 #include <algorithm>
 #include <atomic>
@@ -353,12 +357,51 @@ int runSample(const FnInfo &fi, uint64_t n, uint64_t seed) {
   return fail ? 1 : 0;
 }
 
+/// Compares the C ABI array kernel (the SIMD / threaded schedule) with the
+/// scalar reference function bitwise over all 2^32 inputs.
+int runVectorIdentity(const FnInfo &fi) {
+  typedef void (*Kernel)(const float *, float *, int64_t);
+  Kernel k = nullptr;
+  switch (fi.fn) {
+  case Fn::Exp: k = plumb_rt_exp_f32; break;
+  case Fn::Log: k = plumb_rt_log_f32; break;
+  case Fn::Tanh: k = plumb_rt_tanh_f32; break;
+  case Fn::Sigmoid: k = plumb_rt_sigmoid_f32; break;
+  case Fn::Erf: k = plumb_rt_erf_f32; break;
+  case Fn::Sqrt: k = plumb_rt_sqrt_f32; break;
+  case Fn::Reciprocal: k = plumb_rt_reciprocal_f32; break;
+  case Fn::Gelu: k = plumb_rt_gelu_f32; break;
+  case Fn::GeluTanh: k = plumb_rt_gelu_tanh_f32; break;
+  default: return 2;
+  }
+  const uint64_t chunk = 1u << 20;
+  std::vector<float> x(chunk), y(chunk);
+  uint64_t diff = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  for (uint64_t start = 0; start < (1ull << 32); start += chunk) {
+    for (uint64_t i = 0; i < chunk; ++i)
+      x[i] = floatOf((uint32_t)(start + i));
+    k(x.data(), y.data(), (int64_t)chunk);
+    for (uint64_t i = 0; i < chunk; ++i) {
+      uint32_t want = bitsOf(ours(fi.fn, x[i], 0.0f));
+      if (bitsOf(y[i]) != want && ++diff <= 20)
+        std::printf("  differs at x=0x%08X: kernel 0x%08X scalar 0x%08X\n",
+                    (uint32_t)(start + i), bitsOf(y[i]), want);
+    }
+  }
+  double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%s: array kernel vs scalar over all 2^32 inputs: %llu differences, %.1f s\n",
+              fi.name, (unsigned long long)diff, el);
+  return diff ? 1 : 0;
+}
+
 int usage() {
   std::fprintf(stderr,
                "usage: plumb-check-math --exhaustive FN [--threads T] [--stride S] "
                "[--mpfr-only]\n"
                "       plumb-check-math --sample N FN [--seed S]\n"
                "       plumb-check-math --all-sampled [N]\n"
+               "       plumb-check-math --vector-identity FN\n"
                "       plumb-check-math --list\n");
   return 2;
 }
@@ -396,6 +439,12 @@ int main(int argc, char **argv) {
       return 2;
     }
     return runExhaustive(*fi, threads, stride, mpfrOnly);
+  }
+  if (a[0] == "--vector-identity" && a.size() >= 2) {
+    const FnInfo *fi = findFn(a[1]);
+    if (!fi || !fi->unary)
+      return usage();
+    return runVectorIdentity(*fi);
   }
   if (a[0] == "--sample" && a.size() >= 3) {
     const FnInfo *fi = findFn(a[2]);

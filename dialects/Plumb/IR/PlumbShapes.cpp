@@ -485,10 +485,11 @@ LogicalResult rnn(ArrayRef<int64_t> x, ArrayRef<int64_t> w, ArrayRef<int64_t> r,
 
 FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank, EmitFn emit,
                                  bool inclusive) {
+  // Inclusive (Flatten): [-rank, rank], a negative axis counts from rank.
   int64_t hi = inclusive ? rank + 1 : rank;
-  if (axis < -hi || axis >= hi)
+  if (axis < -rank || axis >= hi)
     return emit() << "axis " << axis << " out of range for rank " << rank;
-  return axis < 0 ? axis + hi : axis;
+  return axis < 0 ? axis + rank : axis;
 }
 
 } // namespace shapes

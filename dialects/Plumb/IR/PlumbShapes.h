@@ -92,8 +92,8 @@ mlir::LogicalResult rnn(llvm::ArrayRef<int64_t> x, llvm::ArrayRef<int64_t> w,
                         int64_t hiddenSize, int64_t numDirections,
                         Shape &y, Shape &yh, EmitFn emit);
 
-/// Normalises an ONNX axis in [-rank, rank) (or [-rank-1, rank] when
-/// `inclusive`) to [0, rank).
+/// Normalises an ONNX axis in [-rank, rank) to [0, rank), or with
+/// `inclusive` (Flatten's axis) one in [-rank, rank] to [0, rank].
 mlir::FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank, EmitFn emit,
                                        bool inclusive = false);
 

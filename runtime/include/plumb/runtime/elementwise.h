@@ -23,8 +23,14 @@
 //    Min(+0,-0) = -0 in either order (so the result never depends on operand
 //    order, which makes variadic and reduction forms order-free).
 //  * Comparisons: IEEE (any comparison with NaN is false, +0 == -0).
+//  * Floor / Ceil / Round (half to even) are exact and keep the sign of zero.
+//    Sign: +-1, or x itself for +-0. PRelu: x < 0 ? slope * x : x.
+//    Softplus: log(exp(x) + 1) as t = exp(x); t = t + 1; log(t).
+//    Softsign: x / (1 + |x|). Elu: x >= 0 ? x : alpha * (exp(x) - 1).
+//    Selu: x > 0 ? gamma * x : gamma * ((alpha * exp(x)) - alpha).
 //  * Integer arithmetic (int64/int32): two's complement wraparound. Division
-//    truncates toward zero; x / 0 = 0; INT_MIN / -1 = INT_MIN. Pow(int):
+//    truncates toward zero; x / 0 = 0; INT_MIN / -1 = INT_MIN. Mod (fmod=0)
+//    takes the divisor's sign, FMod (fmod=1) the dividend's; x mod 0 = 0. Pow(int):
 //    exponent >= 0 by repeated squaring with wraparound; exponent < 0 gives
 //    1 for base 1, +-1 for base -1 (by parity), 0 otherwise (0^-n = 0).
 //    Neg/Abs wrap (Abs(INT_MIN) = INT_MIN).
@@ -114,6 +120,20 @@ PLUMB_INLINE float ceilF(float x) {
   return t;
 }
 
+/// Round half to even (ONNX Round), exact; keeps the sign of zero.
+PLUMB_INLINE float roundEvenF(float x) {
+  if (!(x > -8388608.0f && x < 8388608.0f))
+    return x;
+  const float f = floorF(x);
+  const float d = x - f; // exact
+  float r = f;
+  if (d > 0.5f || (d == 0.5f && ((int32_t)f & 1)))
+    r = f + 1.0f;
+  if (r == 0.0f)
+    r = fromBits(bitsOf(x) & 0x80000000u);
+  return r;
+}
+
 //===----------------------------------------------------------------------===//
 // Float32 unary ops.
 //===----------------------------------------------------------------------===//
@@ -122,21 +142,18 @@ PLUMB_INLINE float negF(float x) { return fromBits(bitsOf(x) ^ 0x80000000u); }
 PLUMB_INLINE float absF(float x) { return fromBits(bitsOf(x) & 0x7FFFFFFFu); }
 
 /// Max with NaN propagation and +0 > -0 (order-free).
+/// Written as selects (no data-dependent branches) so loops vectorise.
 PLUMB_INLINE float maxF(float a, float b) {
-  if (a != a || b != b)
-    return canonicalNaN();
-  if (a == b)
-    return fromBits(bitsOf(a) & bitsOf(b));
-  return a > b ? a : b;
+  float m = a > b ? a : b;
+  m = a == b ? fromBits(bitsOf(a) & bitsOf(b)) : m;
+  return (a != a || b != b) ? canonicalNaN() : m;
 }
 
 /// Min with NaN propagation and -0 < +0 (order-free).
 PLUMB_INLINE float minF(float a, float b) {
-  if (a != a || b != b)
-    return canonicalNaN();
-  if (a == b)
-    return fromBits(bitsOf(a) | bitsOf(b));
-  return a < b ? a : b;
+  float m = a < b ? a : b;
+  m = a == b ? fromBits(bitsOf(a) | bitsOf(b)) : m;
+  return (a != a || b != b) ? canonicalNaN() : m;
 }
 
 PLUMB_INLINE float reluF(float x) {
@@ -161,6 +178,17 @@ PLUMB_INLINE float hardSigmoidF(float x, float alpha, float beta) {
   return minF(maxF(t, 0.0f), 1.0f);
 }
 
+PLUMB_INLINE float signF(float x) {
+  if (x != x)
+    return canonicalNaN();
+  return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : x);
+}
+
+/// PRelu: x < 0 ? slope * x : x.
+PLUMB_INLINE float preluF(float x, float slope) {
+  return canon(x < 0.0f ? slope * x : x);
+}
+
 PLUMB_INLINE float reciprocalF(float x) { return canon(1.0f / x); }
 PLUMB_INLINE float sqrtF(float x) { return canon(sqrtRn(x)); }
 PLUMB_INLINE float expF(float x) { return canon(::plumb::rt::exp(x)); }
@@ -169,6 +197,44 @@ PLUMB_INLINE float tanhF(float x) { return canon(::plumb::rt::tanh(x)); }
 PLUMB_INLINE float sigmoidF(float x) { return canon(::plumb::rt::sigmoid(x)); }
 PLUMB_INLINE float erfF(float x) { return canon(::plumb::rt::erf(x)); }
 PLUMB_INLINE float powF(float a, float b) { return canon(::plumb::rt::pow(a, b)); }
+
+/// Softplus: t = exp(x); t = t + 1; y = log(t).
+PLUMB_INLINE float softplusF(float x) {
+  float t = ::plumb::rt::exp(x);
+  t = t + 1.0f;
+  return canon(::plumb::rt::log(t));
+}
+
+/// Softsign: x / (1 + |x|).
+PLUMB_INLINE float softsignF(float x) {
+  float d = absF(x);
+  d = 1.0f + d;
+  return canon(x / d);
+}
+
+/// Elu(alpha): x >= 0 ? x : alpha * (exp(x) - 1)  (t = exp(x); t = t - 1;
+/// y = alpha * t). NaN -> NaN.
+PLUMB_INLINE float eluF(float x, float alpha) {
+  if (x != x)
+    return canonicalNaN();
+  if (x >= 0.0f)
+    return x;
+  float t = ::plumb::rt::exp(x);
+  t = t - 1.0f;
+  return alpha * t;
+}
+
+/// Selu(alpha, gamma): x > 0 ? gamma * x : gamma * ((alpha * exp(x)) - alpha).
+PLUMB_INLINE float seluF(float x, float alpha, float gamma) {
+  if (x != x)
+    return canonicalNaN();
+  if (x > 0.0f)
+    return canon(gamma * x);
+  float t = ::plumb::rt::exp(x);
+  t = alpha * t;
+  t = t - alpha;
+  return canon(gamma * t);
+}
 
 /// Gelu(approximate="none"): math.h's gelu (x * Phi(x), rounded once).
 PLUMB_INLINE float geluErfF(float x) { return canon(::plumb::rt::gelu(x)); }
@@ -209,6 +275,23 @@ template <typename T> PLUMB_INLINE T divI(T a, T b) {
   if (b == -1)
     return negI(a);
   return a / b;
+}
+/// Integer Mod, fmod = 0: the result has the sign of the divisor (Python);
+/// x mod 0 = 0.
+template <typename T> PLUMB_INLINE T modI(T a, T b) {
+  if (b == 0 || b == -1)
+    return 0;
+  T r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0)))
+    r = addI(r, b);
+  return r;
+}
+/// Integer Mod, fmod = 1: the result has the sign of the dividend (C);
+/// x fmod 0 = 0.
+template <typename T> PLUMB_INLINE T fmodI(T a, T b) {
+  if (b == 0 || b == -1)
+    return 0;
+  return a % b;
 }
 /// Integer power with wraparound (see file comment for negative exponents).
 template <typename T> PLUMB_INLINE T powI(T base, T e) {
@@ -260,6 +343,14 @@ enum plumb_rt_unary_op {
   PLUMB_RT_GELU = 13,      ///< approximate = "none"
   PLUMB_RT_GELU_TANH = 14, ///< approximate = "tanh"
   PLUMB_RT_IDENTITY = 15,  ///< copy (NaNs canonicalised)
+  PLUMB_RT_FLOOR = 16,
+  PLUMB_RT_CEIL = 17,
+  PLUMB_RT_ROUND = 18, ///< half to even
+  PLUMB_RT_SIGN = 19,
+  PLUMB_RT_SOFTPLUS = 20,
+  PLUMB_RT_SOFTSIGN = 21,
+  PLUMB_RT_ELU = 22,  ///< alpha
+  PLUMB_RT_SELU = 23, ///< alpha, beta = gamma
 };
 
 /// Binary op codes. Arithmetic codes produce the input type; comparison codes
@@ -272,6 +363,9 @@ enum plumb_rt_binary_op {
   PLUMB_RT_POW = 4,
   PLUMB_RT_MAX = 5,
   PLUMB_RT_MIN = 6,
+  PLUMB_RT_PRELU = 8, ///< f32 only: a < 0 ? b * a : a (b = slope)
+  PLUMB_RT_MOD = 9,   ///< integers only: sign of divisor (ONNX fmod = 0)
+  PLUMB_RT_FMOD = 10, ///< integers only: sign of dividend (ONNX fmod = 1)
   PLUMB_RT_EQUAL = 16,
   PLUMB_RT_LESS = 17,
   PLUMB_RT_GREATER = 18,

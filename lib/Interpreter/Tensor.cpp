@@ -1,0 +1,193 @@
+//===- lib/Interpreter/Tensor.cpp - Host tensors and their hashes ---------===//
+//
+// Part of Plumb.
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/Interpreter/Tensor.h"
+
+#include "plumb/runtime/sha256.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+namespace plumb {
+namespace exec {
+
+const char *elemTypeName(ElemType t) {
+  switch (t) {
+  case ElemType::F32:
+    return "float32";
+  case ElemType::I64:
+    return "int64";
+  case ElemType::I32:
+    return "int32";
+  case ElemType::Bool:
+    return "bool";
+  }
+  return "?";
+}
+
+size_t elemSize(ElemType t) {
+  switch (t) {
+  case ElemType::F32:
+  case ElemType::I32:
+    return 4;
+  case ElemType::I64:
+    return 8;
+  case ElemType::Bool:
+    return 1;
+  }
+  return 0;
+}
+
+bool elemTypeOf(Type t, ElemType &out) {
+  if (t.isF32())
+    out = ElemType::F32;
+  else if (t.isInteger(64))
+    out = ElemType::I64;
+  else if (t.isInteger(32))
+    out = ElemType::I32;
+  else if (t.isInteger(1))
+    out = ElemType::Bool;
+  else
+    return false;
+  return true;
+}
+
+Tensor Tensor::make(ElemType type, std::vector<int64_t> shape) {
+  Tensor t;
+  t.type = type;
+  t.shape = std::move(shape);
+  t.storage.assign((t.byteSize() + 7) / 8, 0);
+  return t;
+}
+
+int64_t Tensor::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+void Tensor::canonicalizeNaN() {
+  if (type != ElemType::F32)
+    return;
+  uint32_t *p = as<uint32_t>();
+  for (int64_t i = 0, n = numElements(); i < n; ++i)
+    if ((p[i] & 0x7F800000u) == 0x7F800000u && (p[i] & 0x007FFFFFu))
+      p[i] = 0x7FC00000u;
+}
+
+std::string Tensor::describe() const {
+  std::string s = elemTypeName(type);
+  s += "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+bool tensorFromAttr(ElementsAttr attr, Tensor &out, std::string &err) {
+  auto type = cast<ShapedType>(attr.getType());
+  ElemType et;
+  if (!elemTypeOf(type.getElementType(), et)) {
+    err = "unsupported constant element type";
+    return false;
+  }
+  out = Tensor::make(et, std::vector<int64_t>(type.getShape().begin(),
+                                              type.getShape().end()));
+  int64_t n = out.numElements();
+  size_t es = elemSize(et);
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (et == ElemType::Bool) {
+      uint8_t *p = out.as<uint8_t>();
+      int64_t i = 0;
+      for (bool b : dense.getValues<bool>())
+        p[i++] = b ? 1 : 0;
+      return true;
+    }
+    ArrayRef<char> raw = dense.getRawData();
+    if (dense.isSplat()) {
+      for (int64_t i = 0; i < n; ++i)
+        std::memcpy((char *)out.raw() + i * es, raw.data(), es);
+    } else {
+      std::memcpy(out.raw(), raw.data(), n * es);
+    }
+    return true;
+  }
+  if (auto res = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = res.getRawHandle().getBlob();
+    if (!blob) {
+      err = "resource blob '" + res.getRawHandle().getKey().str() +
+            "' has no data";
+      return false;
+    }
+    ArrayRef<char> data = blob->getData();
+    if (data.size() != (size_t)n * es) {
+      err = "resource blob '" + res.getRawHandle().getKey().str() +
+            "' has " + std::to_string(data.size()) + " bytes, expected " +
+            std::to_string(n * es);
+      return false;
+    }
+    std::memcpy(out.raw(), data.data(), data.size());
+    return true;
+  }
+  err = "unsupported constant attribute";
+  return false;
+}
+
+std::array<uint8_t, 32> tensorHash(const Tensor &t) {
+  plumb_sha256_ctx ctx;
+  plumb_sha256_init(&ctx);
+  static const char tag[] = "plumb-tensor-v1";
+  plumb_sha256_update(&ctx, tag, sizeof(tag) - 1);
+  uint8_t head[2] = {(uint8_t)t.type, (uint8_t)t.shape.size()};
+  plumb_sha256_update(&ctx, head, 2);
+  for (int64_t d : t.shape) {
+    uint8_t le[8];
+    for (int i = 0; i < 8; ++i)
+      le[i] = (uint8_t)((uint64_t)d >> (8 * i));
+    plumb_sha256_update(&ctx, le, 8);
+  }
+  if (t.type == ElemType::F32) {
+    // Canonical NaN, streamed in chunks.
+    const uint32_t *p = t.as<uint32_t>();
+    uint32_t buf[1024];
+    int64_t n = t.numElements();
+    for (int64_t i = 0; i < n; i += 1024) {
+      int64_t m = std::min<int64_t>(1024, n - i);
+      for (int64_t k = 0; k < m; ++k) {
+        uint32_t v = p[i + k];
+        buf[k] = ((v & 0x7F800000u) == 0x7F800000u && (v & 0x007FFFFFu))
+                     ? 0x7FC00000u
+                     : v;
+      }
+      plumb_sha256_update(&ctx, buf, m * 4);
+    }
+  } else if (t.type == ElemType::Bool) {
+    const uint8_t *p = t.as<uint8_t>();
+    for (int64_t i = 0, n = t.numElements(); i < n; ++i) {
+      uint8_t b = p[i] ? 1 : 0;
+      plumb_sha256_update(&ctx, &b, 1);
+    }
+  } else {
+    plumb_sha256_update(&ctx, t.raw(), t.byteSize());
+  }
+  std::array<uint8_t, 32> d;
+  plumb_sha256_final(&ctx, d.data());
+  return d;
+}
+
+std::string toHex(const std::array<uint8_t, 32> &digest) {
+  static const char *h = "0123456789abcdef";
+  std::string s;
+  for (uint8_t b : digest)
+    s += h[b >> 4], s += h[b & 15];
+  return s;
+}
+
+} // namespace exec
+} // namespace plumb

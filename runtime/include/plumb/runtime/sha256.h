@@ -1,0 +1,34 @@
+//===- runtime/include/plumb/runtime/sha256.h - SHA-256 --------*- C++ -*-===//
+//
+// Part of Plumb. A dependency-free SHA-256 (FIPS 180-4) used for tensor,
+// trace and bundle hashes, so hashing needs nothing beyond the runtime.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLUMB_RUNTIME_SHA256_H
+#define PLUMB_RUNTIME_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct plumb_sha256_ctx {
+  uint32_t state[8];
+  uint64_t bytes;
+  uint8_t buffer[64];
+  uint32_t used;
+} plumb_sha256_ctx;
+
+void plumb_sha256_init(plumb_sha256_ctx *ctx);
+void plumb_sha256_update(plumb_sha256_ctx *ctx, const void *data, size_t n);
+void plumb_sha256_final(plumb_sha256_ctx *ctx, uint8_t digest[32]);
+/// One-shot hash of n bytes.
+void plumb_sha256(const void *data, size_t n, uint8_t digest[32]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // PLUMB_RUNTIME_SHA256_H

@@ -1,0 +1,102 @@
+//===- tools/plumb/CmdImport.cpp - plumb import ---------------------------===//
+//
+// Part of Plumb.
+//
+//===----------------------------------------------------------------------===//
+#include "Common.h"
+
+#include "plumb/InitAll.h"
+
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+
+namespace plumb {
+namespace tool {
+
+void printImportHelp(FILE *f) {
+  std::fprintf(
+      f,
+      "usage: plumb import MODEL.onnx [-o OUT.mlir] [--input-shape NAME=DIMS]...\n"
+      "                    [--dim SYMBOL=N]... [--input-value NAME=V]...\n"
+      "\n"
+      "Imports an ONNX model (opsets 7 to 17) into the plumb dialect with a\n"
+      "static shape for every tensor, folding shape computations, and writes\n"
+      "it as MLIR text (to stdout without -o). Large weights are written as\n"
+      "resource blobs at the end of the file.\n"
+      "\n"
+      "options:\n"
+      "  -o, --output FILE         write the IR to FILE (written only on success)\n"
+      "  --input-shape NAME=DIMS   fix the shape of input NAME, e.g. 1x3x224x224\n"
+      "                            (an empty DIMS means a scalar)\n"
+      "  --dim SYMBOL=N            bind the symbolic dimension SYMBOL to N\n"
+      "  --input-value NAME=V      fix the value of input NAME (a number or a\n"
+      "                            comma list); it stays an input whose value\n"
+      "                            must equal V at run time, and lets shape\n"
+      "                            computations and If conditions fold\n"
+      "  -h, --help                show this help\n"
+      "\n"
+      "exit status: 0 success, 1 the model cannot be imported, 2 usage error\n");
+}
+
+int cmdImport(std::vector<std::string> args) {
+  const char *cmd = "import";
+  importer::ImportOptions opts;
+  std::string model, output;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    std::string v;
+    bool missing;
+    importer::ImportError e;
+    if (a == "-h" || a == "--help") {
+      printImportHelp(stdout);
+      return 0;
+    }
+    if (takeValue(args, i, "-o", v, missing) ||
+        takeValue(args, i, "--output", v, missing)) {
+      if (missing)
+        return usageError("option '" + a + "' needs a file name", cmd);
+      output = v;
+    } else if (int r = takeImportOption(args, i, opts, cmd)) {
+      if (r < 0)
+        return 2;
+    } else if (!a.empty() && a[0] == '-' && a != "-") {
+      return usageError("unknown option '" + a + "'", cmd);
+    } else if (model.empty()) {
+      model = a;
+    } else {
+      return usageError("unexpected argument '" + a + "' (one model at a time)",
+                        cmd);
+    }
+  }
+  if (model.empty())
+    return usageError("no model given", cmd);
+
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext ctx(registry);
+  ctx.disableMultithreading();
+  int exitCode = 0;
+  auto module = loadModel(ctx, model, opts, cmd, exitCode);
+  if (!module)
+    return exitCode;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, mlir::OpPrintingFlags());
+  os << "\n";
+  os.flush();
+  if (output.empty() || output == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+  }
+  std::string werr;
+  if (!writeFileAtomically(output, text, werr)) {
+    std::fprintf(stderr, "plumb import: error: %s\n", werr.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace tool
+} // namespace plumb

@@ -1,0 +1,153 @@
+//===- tools/plumb/Common.cpp - Shared pieces of the plumb driver ---------===//
+//
+// Part of Plumb.
+//
+//===----------------------------------------------------------------------===//
+#include "Common.h"
+
+#include "plumb/InitAll.h"
+
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+
+namespace plumb {
+namespace tool {
+
+int usageError(const std::string &msg, const char *cmd) {
+  std::fprintf(stderr, "plumb%s%s: error: %s\n", cmd ? " " : "", cmd ? cmd : "",
+               msg.c_str());
+  std::fprintf(stderr, "run 'plumb %s--help' for usage\n",
+               cmd ? (std::string(cmd) + " ").c_str() : "");
+  return 2;
+}
+
+/// Takes the value of an option given as "--opt=V" or "--opt V".
+bool takeValue(std::vector<std::string> &args, size_t &i, const std::string &opt,
+               std::string &value, bool &missing) {
+  const std::string &a = args[i];
+  missing = false;
+  if (a == opt) {
+    if (i + 1 >= args.size()) {
+      missing = true;
+      return true;
+    }
+    value = args[++i];
+    return true;
+  }
+  if (a.size() > opt.size() + 1 && a.compare(0, opt.size(), opt) == 0 &&
+      a[opt.size()] == '=') {
+    value = a.substr(opt.size() + 1);
+    return true;
+  }
+  return false;
+}
+
+/// Writes `text` to `path` through a temporary file, so a failure never
+/// leaves a half-written or clobbered output.
+bool writeFileAtomically(const std::string &path, const std::string &text,
+                         std::string &err) {
+  std::string tmp = path + ".tmp-plumb";
+  std::error_code ec;
+  {
+    llvm::raw_fd_ostream os(tmp, ec);
+    if (ec) {
+      err = "cannot write '" + path + "': " + ec.message();
+      return false;
+    }
+    os << text;
+    os.close();
+    if (os.has_error()) {
+      err = "cannot write '" + path + "': " + os.error().message();
+      os.clear_error();
+      llvm::sys::fs::remove(tmp);
+      return false;
+    }
+  }
+  if ((ec = llvm::sys::fs::rename(tmp, path))) {
+    err = "cannot write '" + path + "': " + ec.message();
+    llvm::sys::fs::remove(tmp);
+    return false;
+  }
+  return true;
+}
+
+} // namespace tool
+} // namespace plumb
+
+namespace plumb {
+namespace tool {
+
+int takeImportOption(std::vector<std::string> &args, size_t &i,
+                     importer::ImportOptions &opts, const char *cmd) {
+  std::string v;
+  bool missing;
+  importer::ImportError e;
+  const std::string a = args[i];
+  if (takeValue(args, i, "--input-shape", v, missing)) {
+    if (missing)
+      return usageError("option '--input-shape' needs NAME=DIMS", cmd), -1;
+    if (!importer::parseInputShape(v, opts.bindings, e))
+      return usageError(e.message, cmd), -1;
+    return 1;
+  }
+  if (takeValue(args, i, "--dim", v, missing)) {
+    if (missing)
+      return usageError("option '--dim' needs SYMBOL=N", cmd), -1;
+    if (!importer::parseDim(v, opts.bindings, e))
+      return usageError(e.message, cmd), -1;
+    return 1;
+  }
+  if (takeValue(args, i, "--input-value", v, missing)) {
+    if (missing)
+      return usageError("option '--input-value' needs NAME=V", cmd), -1;
+    if (!importer::parseInputValue(v, opts.bindings, e))
+      return usageError(e.message, cmd), -1;
+    return 1;
+  }
+  return 0;
+}
+
+mlir::OwningOpRef<mlir::ModuleOp> loadModel(mlir::MLIRContext &ctx,
+                                            const std::string &path,
+                                            const importer::ImportOptions &opts,
+                                            const char *cmd, int &exitCode) {
+  bool onnx = path.size() >= 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+  if (onnx) {
+    importer::ImportError err;
+    auto module = importer::importOnnxFile(ctx, path, opts, err);
+    if (!module) {
+      std::fprintf(stderr, "plumb %s: error: %s: %s\n", cmd, path.c_str(),
+                   err.message.c_str());
+      exitCode = err.exitCode ? err.exitCode : 1;
+    }
+    return module;
+  }
+  if (!opts.bindings.inputShapes.empty() || !opts.bindings.dims.empty() ||
+      !opts.bindings.inputValues.empty()) {
+    usageError("--input-shape, --dim and --input-value apply to .onnx models",
+               cmd);
+    exitCode = 2;
+    return nullptr;
+  }
+  std::string diag;
+  llvm::raw_string_ostream os(diag);
+  llvm::SourceMgr sm;
+  mlir::SourceMgrDiagnosticHandler handler(sm, &ctx, os);
+  auto module = mlir::parseSourceFile<mlir::ModuleOp>(path, sm, &ctx);
+  if (!module) {
+    std::fprintf(stderr, "plumb %s: error: cannot load '%s'%s%s\n", cmd,
+                 path.c_str(), diag.empty() ? "" : ":\n",
+                 os.str().c_str());
+    exitCode = 1;
+  }
+  return module;
+}
+
+} // namespace tool
+} // namespace plumb

@@ -1,0 +1,50 @@
+//===- tools/plumb/Common.h - Shared pieces of the plumb driver -*- C++ -*-===//
+//
+// Part of Plumb.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLUMB_TOOLS_PLUMB_COMMON_H
+#define PLUMB_TOOLS_PLUMB_COMMON_H
+
+#include "plumb/Importer/OnnxImporter.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+#include <vector>
+
+namespace plumb {
+namespace tool {
+
+/// Prints "plumb CMD: error: MSG" and a hint; returns 2 (usage error).
+int usageError(const std::string &msg, const char *cmd);
+/// Takes the value of an option given as "--opt=V" or "--opt V".
+bool takeValue(std::vector<std::string> &args, size_t &i, const std::string &opt,
+               std::string &value, bool &missing);
+/// Writes through a temporary file: a failure never clobbers `path`.
+bool writeFileAtomically(const std::string &path, const std::string &text,
+                         std::string &err);
+
+/// Parses one of the import options (--input-shape, --dim, --input-value) at
+/// args[i]. Returns 1 if consumed, 0 if not an import option, -1 after a
+/// usage error was printed (exit status 2).
+int takeImportOption(std::vector<std::string> &args, size_t &i,
+                     importer::ImportOptions &opts, const char *cmd);
+/// Loads a model: .onnx is imported, anything else is parsed as plumb IR.
+/// Prints the error and returns null on failure; `exitCode` is set.
+mlir::OwningOpRef<mlir::ModuleOp> loadModel(mlir::MLIRContext &ctx,
+                                            const std::string &path,
+                                            const importer::ImportOptions &opts,
+                                            const char *cmd, int &exitCode);
+
+int cmdImport(std::vector<std::string> args);
+int cmdRun(std::vector<std::string> args);
+void printImportHelp(FILE *f);
+void printRunHelp(FILE *f);
+
+} // namespace tool
+} // namespace plumb
+
+#endif // PLUMB_TOOLS_PLUMB_COMMON_H
