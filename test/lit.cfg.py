@@ -20,6 +20,13 @@ models = os.path.normpath(os.path.join(config.plumb_src_root, "..", "shared", "m
 if os.path.isdir(models):
     config.available_features.add("models")
 
+# The ONNX backend node tests ship inside the onnx Python wheel.
+import subprocess
+probe = subprocess.run([python, "-c", "import onnx, os; print(os.path.dirname(onnx.__file__))"],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+if probe.returncode == 0 and os.path.isdir(os.path.join(probe.stdout.strip(), "backend", "test", "data", "node")):
+    config.available_features.add("onnx-node-tests")
+
 config.substitutions.append(("%plumb-opt", os.path.join(config.plumb_tools_dir, "plumb-opt")))
 config.substitutions.append(("%plumb", os.path.join(config.plumb_tools_dir, "plumb")))
 config.substitutions.append(("%python", python))
@@ -30,3 +37,24 @@ config.substitutions.append(("%expect-exit", python + " " + os.path.join(config.
 
 llvm_bin = config.llvm_tools_dir
 config.environment["PATH"] = os.pathsep.join([config.plumb_tools_dir, llvm_bin, config.environment.get("PATH", "")])
+
+# Bundles: compiled models are cached under the build tree, never in $HOME;
+# %srcroot finds the runtime headers; the `nvcc` feature marks machines that
+# can compile emitted CUDA sources.
+config.environment["PLUMB_CACHE_DIR"] = os.path.join(config.plumb_obj_root, "test", "plumb-cache")
+config.substitutions.insert(0, ("%srcroot", config.plumb_src_root))
+nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+if nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.insert(0, ("%nvcc", nvcc))
+if shutil.which("clang++"):
+    config.available_features.add("clang++")
+# The host emulation of the CUDA kernels (test/unit/target): CUDA bundles
+# built and run without a GPU.
+cuda_emulation = os.path.join(config.plumb_obj_root, "lib", "libplumb_cuda_emulation.a")
+if os.path.exists(cuda_emulation):
+    config.available_features.add("cuda-emulation")
+    config.substitutions.insert(0, ("%cuda-emulation", cuda_emulation))
+# Plumb's CUDA kernels were built (PLUMB_ENABLE_CUDA): CUDA bundles link.
+if os.path.exists(os.path.join(config.plumb_obj_root, "runtime", "cuda", "libplumb_runtime_cuda.a")):
+    config.available_features.add("cuda-runtime")

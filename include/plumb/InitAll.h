@@ -7,6 +7,7 @@
 #define PLUMB_INITALL_H
 
 #include "dialects/Plumb/IR/PlumbDialect.h"
+#include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -21,7 +22,10 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
 
 /// Registers Plumb's passes and the upstream passes Plumb pipelines use
 /// (canonicalize, cse, symbol-dce, ...).
-inline void registerAllPasses() { mlir::registerTransformsPasses(); }
+inline void registerAllPasses() {
+  mlir::registerTransformsPasses();
+  registerAllPlumbPasses();
+}
 
 } // namespace plumb
 

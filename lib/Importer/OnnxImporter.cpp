@@ -73,6 +73,11 @@ Value Importer::constI64(ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
 std::optional<Literal> Importer::constant(Value v) const {
   if (!v)
     return std::nullopt;
+  // A tensor without elements has exactly one value, whatever computes it
+  // (e.g. an int64[0] graph input giving empty axes).
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getNumElements() == 0)
+    return Literal::make(type);
   auto c = v.getDefiningOp<ConstantOp>();
   if (!c)
     return std::nullopt;

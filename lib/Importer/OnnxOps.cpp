@@ -78,15 +78,29 @@ LogicalResult identity(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult dropout(Importer &im, NodeCtx &n) {
-  // Inference: Dropout is the identity. A requested mask is not supported.
-  if (n.proto.output_size() > 1 && !n.proto.output(1).empty())
-    return im.error(n) << "the mask output of Dropout is not supported";
-  if (n.numInputs() > 2 && n.in(2)) {
+  // Inference: Dropout is the identity and its mask is all true. Training
+  // mode drops at random unless the ratio is known to be 0.
+  if (failed(needInputs(im, n, 1, 3)))
+    return failure();
+  if (n.in(2)) {
     auto t = im.constant(n.in(2));
-    if (!t || t->i.empty() || t->i[0] != 0)
-      return im.error(n) << "Dropout in training mode is not supported";
+    if (!t || t->size() != 1)
+      return im.error(n) << "input 'training_mode' must be a scalar known at "
+                            "import time";
+    if (t->i[0] != 0) {
+      auto r = n.in(1) ? im.constant(n.in(1)) : std::nullopt;
+      bool zero = r && r->isFloat && r->size() == 1 && r->f[0] == 0.0f;
+      if (!zero)
+        return im.error(n) << "Dropout in training mode is not supported "
+                              "(unless its ratio is known to be 0)";
+    }
   }
   out0(n, n.in(0));
+  if (n.proto.output_size() > 1 && !n.proto.output(1).empty()) {
+    auto mask = Importer::tensorType(Importer::shapeOf(n.in(0)),
+                                     im.b.getI1Type());
+    n.outputs.push_back(im.constantOf(DenseElementsAttr::get(mask, true)));
+  }
   return success();
 }
 

@@ -216,11 +216,28 @@ LogicalResult convTranspose(Importer &im, NodeCtx &n) {
     for (size_t i = 0; i < spatial; ++i) {
       int64_t total = (*st)[i] * (x[2 + i] - 1) + (*op)[i] +
                       ((*k)[i] - 1) * (*dl)[i] + 1 - target[i];
-      if (total < 0)
-        return im.error(n) << "output_shape is larger than the op can produce";
-      bool upper = *ap != "SAME_LOWER";
-      pads[i] = upper ? total / 2 : total - total / 2;
-      pads[spatial + i] = total - pads[i];
+      // ONNX: SAME_UPPER puts the smaller half first; SAME_LOWER and NOTSET
+      // (output_shape given) put the larger half first. Halves round toward
+      // -inf as in the ONNX reference.
+      int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+      bool upper = *ap == "SAME_UPPER";
+      pads[i] = upper ? half : total - half;
+      pads[spatial + i] = upper ? total - half : half;
+      // A negative end pad grows the output by positions no input reaches:
+      // exactly what output_padding adds.
+      if (pads[spatial + i] < 0) {
+        (*op)[i] -= pads[spatial + i];
+        pads[spatial + i] = 0;
+        if ((*op)[i] >= std::max((*st)[i], (*dl)[i]))
+          return im.error(n) << "output_shape " << target[i]
+                             << " of spatial dimension " << i
+                             << " is larger than the op can produce";
+      }
+      if (pads[i] < 0)
+        return im.error(n) << "output_shape " << target[i] << " of spatial "
+                           << "dimension " << i << " would need a negative "
+                           << "begin pad (" << pads[i] << "), which is not "
+                              "supported";
     }
   } else if (*ap == "VALID") {
     pads.assign(2 * spatial, 0);
@@ -433,7 +450,10 @@ FailureOr<int64_t> rnnCommon(Importer &im, NodeCtx &n,
   if (Value sl = n.in(4)) {
     auto lit = im.constant(sl);
     int64_t seq = Importer::shapeOf(n.in(0))[0];
-    if (!lit || llvm::any_of(lit->i, [&](int64_t v) { return v != seq; }))
+    if (!lit)
+      return im.error(n) << "input 'sequence_lens' must be known at import "
+                            "time (bind it with --input-value)";
+    if (llvm::any_of(lit->i, [&](int64_t v) { return v != seq; }))
       return im.error(n) << "sequence_lens shorter than the sequence are not "
                             "supported";
   }
@@ -630,13 +650,16 @@ static LogicalResult loopOp(Importer &im, NodeCtx &n) {
     if (failed(im.importGraph(g, iter, outs)))
       return failure();
     auto c = im.constant(outs[0]);
-    if (!c || (!c->i.empty() && !c->i[0] && it + 1 < trips))
+    if (!c || c->size() != 1)
       return im.error(n) << "Loop condition depends on data; the number of "
                             "iterations must be known at import time";
     for (int64_t k = 0; k < carried; ++k)
       state[k] = outs[1 + k];
     for (int64_t k = 0; k < scans; ++k)
       scanParts[k].push_back(outs[1 + carried + k]);
+    // A condition known to be false ends the loop after this iteration.
+    if (!c->i[0])
+      break;
   }
   n.outputs.append(state.begin(), state.end());
   for (int64_t k = 0; k < scans; ++k) {

@@ -735,7 +735,7 @@ namespace {
 /// Executes the ops of one block; `values` maps SSA values to tensors.
 class Runner {
 public:
-  Runner(NodeCallback cb, std::string &err) : cb(cb), err(err) {}
+  Runner(MutableNodeCallback cb, std::string &err) : cb(cb), err(err) {}
 
   bool runBlock(Block &block, llvm::DenseMap<Value, Tensor> &values,
                 std::vector<Tensor> *yielded) {
@@ -744,21 +744,25 @@ public:
         return collect(ret->getOperands(), values, yielded);
       if (auto y = dyn_cast<YieldOp>(op))
         return collect(y->getOperands(), values, yielded);
-      if (auto ifOp = dyn_cast<IfOp>(op)) {
-        const Tensor *c = lookup(ifOp.getCond(), values);
-        if (!c)
-          return false;
-        Region &r = c->as<uint8_t>()[0] ? ifOp.getThenRegion()
-                                        : ifOp.getElseRegion();
-        std::vector<Tensor> outs;
-        if (!runBlock(r.front(), values, &outs))
-          return false;
-        for (unsigned i = 0; i < outs.size(); ++i)
-          values[ifOp.getResult(i)] = outs[i];
-        if (cb)
-          cb(&op, outs);
-        continue;
-      }
+      if (!runOp(op, values))
+        return false;
+    }
+    return true;
+  }
+
+  /// Executes one op of a block (plumb.if runs its taken region) and stores
+  /// its results in `values`.
+  bool runOp(Operation &op, llvm::DenseMap<Value, Tensor> &values) {
+    std::vector<Tensor> outs;
+    if (auto ifOp = dyn_cast<IfOp>(op)) {
+      const Tensor *c = lookup(ifOp.getCond(), values);
+      if (!c)
+        return false;
+      Region &r = c->as<uint8_t>()[0] ? ifOp.getThenRegion()
+                                      : ifOp.getElseRegion();
+      if (!runBlock(r.front(), values, &outs))
+        return false;
+    } else {
       std::vector<const Tensor *> ins;
       for (Value v : op.getOperands()) {
         const Tensor *t = lookup(v, values);
@@ -766,16 +770,15 @@ public:
           return false;
         ins.push_back(t);
       }
-      std::vector<Tensor> outs;
       if (!executeOp(&op, ins, outs, err)) {
         err = "'" + op.getName().getStringRef().str() + "': " + err;
         return false;
       }
-      if (cb)
-        cb(&op, outs);
-      for (unsigned i = 0; i < outs.size(); ++i)
-        values[op.getResult(i)] = std::move(outs[i]);
     }
+    if (cb)
+      cb(&op, outs);
+    for (unsigned i = 0; i < outs.size(); ++i)
+      values[op.getResult(i)] = std::move(outs[i]);
     return true;
   }
 
@@ -801,7 +804,7 @@ private:
     return true;
   }
 
-  NodeCallback cb;
+  MutableNodeCallback cb;
   std::string &err;
 };
 
@@ -810,6 +813,46 @@ private:
 bool runFunction(func::FuncOp func, ArrayRef<Tensor> inputs,
                  std::vector<Tensor> &outputs, std::string &err,
                  NodeCallback callback) {
+  if (!callback)
+    return runFunctionWithHook(func, inputs, outputs, err, nullptr);
+  auto adapt = [&](Operation *op, std::vector<Tensor> &results) {
+    callback(op, results);
+  };
+  return runFunctionWithHook(func, inputs, outputs, err, adapt);
+}
+
+bool executeNode(Operation *op, const llvm::DenseMap<Value, const Tensor *> &env,
+                 std::vector<Tensor> &results, std::string &err) {
+  auto ifOp = dyn_cast<IfOp>(op);
+  if (!ifOp) {
+    std::vector<const Tensor *> ins;
+    for (Value v : op->getOperands()) {
+      auto it = env.find(v);
+      if (it == env.end()) {
+        err = "internal error: no tensor for an operand";
+        return false;
+      }
+      ins.push_back(it->second);
+    }
+    return executeOp(op, ins, results, err);
+  }
+  // plumb.if: run the taken region on copies of the values it reads.
+  llvm::DenseMap<Value, Tensor> values;
+  for (auto &kv : env)
+    values[kv.first] = *kv.second;
+  Runner runner(nullptr, err);
+  if (!runner.runOp(*op, values))
+    return false;
+  results.clear();
+  for (unsigned i = 0; i < op->getNumResults(); ++i)
+    results.push_back(std::move(values[op->getResult(i)]));
+  return true;
+}
+
+bool runFunctionWithHook(func::FuncOp func, ArrayRef<Tensor> inputs,
+                         std::vector<Tensor> &outputs, std::string &err,
+                         MutableNodeCallback callback,
+                         llvm::function_ref<void()> atEnd) {
   Block &entry = func.getBody().front();
   if (inputs.size() != entry.getNumArguments()) {
     err = "the model has " + std::to_string(entry.getNumArguments()) +
@@ -846,7 +889,10 @@ bool runFunction(func::FuncOp func, ArrayRef<Tensor> inputs,
   }
   outputs.clear();
   Runner runner(callback, err);
-  return runner.runBlock(entry, values, &outputs);
+  bool ok = runner.runBlock(entry, values, &outputs);
+  if (atEnd)
+    atEnd();
+  return ok;
 }
 
 } // namespace exec

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "plumb/Interpreter/Tensor.h"
 
-#include "plumb/runtime/sha256.h"
+#include "plumb/runtime/tensor_hash.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -140,44 +140,9 @@ bool tensorFromAttr(ElementsAttr attr, Tensor &out, std::string &err) {
 }
 
 std::array<uint8_t, 32> tensorHash(const Tensor &t) {
-  plumb_sha256_ctx ctx;
-  plumb_sha256_init(&ctx);
-  static const char tag[] = "plumb-tensor-v1";
-  plumb_sha256_update(&ctx, tag, sizeof(tag) - 1);
-  uint8_t head[2] = {(uint8_t)t.type, (uint8_t)t.shape.size()};
-  plumb_sha256_update(&ctx, head, 2);
-  for (int64_t d : t.shape) {
-    uint8_t le[8];
-    for (int i = 0; i < 8; ++i)
-      le[i] = (uint8_t)((uint64_t)d >> (8 * i));
-    plumb_sha256_update(&ctx, le, 8);
-  }
-  if (t.type == ElemType::F32) {
-    // Canonical NaN, streamed in chunks.
-    const uint32_t *p = t.as<uint32_t>();
-    uint32_t buf[1024];
-    int64_t n = t.numElements();
-    for (int64_t i = 0; i < n; i += 1024) {
-      int64_t m = std::min<int64_t>(1024, n - i);
-      for (int64_t k = 0; k < m; ++k) {
-        uint32_t v = p[i + k];
-        buf[k] = ((v & 0x7F800000u) == 0x7F800000u && (v & 0x007FFFFFu))
-                     ? 0x7FC00000u
-                     : v;
-      }
-      plumb_sha256_update(&ctx, buf, m * 4);
-    }
-  } else if (t.type == ElemType::Bool) {
-    const uint8_t *p = t.as<uint8_t>();
-    for (int64_t i = 0, n = t.numElements(); i < n; ++i) {
-      uint8_t b = p[i] ? 1 : 0;
-      plumb_sha256_update(&ctx, &b, 1);
-    }
-  } else {
-    plumb_sha256_update(&ctx, t.raw(), t.byteSize());
-  }
   std::array<uint8_t, 32> d;
-  plumb_sha256_final(&ctx, d.data());
+  plumb_rt_tensor_hash((int32_t)t.type, (int32_t)t.shape.size(), t.shape.data(),
+                       t.raw(), d.data());
   return d;
 }
 

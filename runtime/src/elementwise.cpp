@@ -10,6 +10,7 @@
 
 #include "plumb/runtime/elementwise.h"
 #include "plumb/runtime/broadcast.h"
+#include "plumb/runtime/math_kernels.h"
 
 #include "ops_internal.h"
 
@@ -212,6 +213,16 @@ int variadic(int32_t count, const T *const *inputs,
   return PLUMB_RT_OK;
 }
 
+/// Delegates to math.h's array kernels (bit-identical SIMD schedules of the
+/// same scalar functions, NaN-canonicalising).
+int mathArray(void (*fn)(const float *, float *, int64_t), const float *x,
+              float *y, int64_t n) {
+  if (n < 0 || (n > 0 && (!x || !y)))
+    return PLUMB_RT_EINVAL;
+  fn(x, y, n);
+  return PLUMB_RT_OK;
+}
+
 } // namespace
 
 extern "C" {
@@ -219,6 +230,20 @@ extern "C" {
 int plumb_rt_unary_f32(int32_t op, const float *x, float *y, int64_t n,
                        float alpha, float beta) {
   switch (op) {
+  case PLUMB_RT_EXP:
+    return mathArray(plumb_rt_exp_f32, x, y, n);
+  case PLUMB_RT_LOG:
+    return mathArray(plumb_rt_log_f32, x, y, n);
+  case PLUMB_RT_TANH:
+    return mathArray(plumb_rt_tanh_f32, x, y, n);
+  case PLUMB_RT_SIGMOID:
+    return mathArray(plumb_rt_sigmoid_f32, x, y, n);
+  case PLUMB_RT_ERF:
+    return mathArray(plumb_rt_erf_f32, x, y, n);
+  case PLUMB_RT_GELU:
+    return mathArray(plumb_rt_gelu_f32, x, y, n);
+  case PLUMB_RT_GELU_TANH:
+    return mathArray(plumb_rt_gelu_tanh_f32, x, y, n);
   case PLUMB_RT_NEG:
     return applyUnary(x, y, n, [](float v) { return canon(negF(v)); });
   case PLUMB_RT_ABS:
@@ -227,14 +252,6 @@ int plumb_rt_unary_f32(int32_t op, const float *x, float *y, int64_t n,
     return applyUnary(x, y, n, [](float v) { return reciprocalF(v); });
   case PLUMB_RT_SQRT:
     return applyUnary(x, y, n, [](float v) { return sqrtF(v); });
-  case PLUMB_RT_EXP:
-    return applyUnary(x, y, n, [](float v) { return expF(v); });
-  case PLUMB_RT_LOG:
-    return applyUnary(x, y, n, [](float v) { return logF(v); });
-  case PLUMB_RT_TANH:
-    return applyUnary(x, y, n, [](float v) { return tanhF(v); });
-  case PLUMB_RT_SIGMOID:
-    return applyUnary(x, y, n, [](float v) { return sigmoidF(v); });
   case PLUMB_RT_HARD_SIGMOID:
     return applyUnary(x, y, n, [alpha, beta](float v) {
       return hardSigmoidF(v, alpha, beta);
@@ -247,12 +264,6 @@ int plumb_rt_unary_f32(int32_t op, const float *x, float *y, int64_t n,
   case PLUMB_RT_CLIP:
     return applyUnary(x, y, n,
                       [alpha, beta](float v) { return clipF(v, alpha, beta); });
-  case PLUMB_RT_ERF:
-    return applyUnary(x, y, n, [](float v) { return erfF(v); });
-  case PLUMB_RT_GELU:
-    return applyUnary(x, y, n, [](float v) { return geluErfF(v); });
-  case PLUMB_RT_GELU_TANH:
-    return applyUnary(x, y, n, [](float v) { return geluTanhF(v); });
   case PLUMB_RT_IDENTITY:
     return applyUnary(x, y, n, [](float v) { return canon(v); });
   case PLUMB_RT_FLOOR:

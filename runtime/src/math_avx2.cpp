@@ -174,10 +174,12 @@ PLUMB_AVX2 void tanhF32(const float *x, float *y, int64_t n) {
   run8(x, y, n, -10.0f, 10.0f, lane4, [](float v) { return ::plumb::rt::tanh(v); });
 }
 
-/// erfcxCore on four lanes; lanes below 0.5 are clamped to 0.5 (their
-/// result is discarded by the caller) so the table index stays in range.
+/// erfcxCore on four lanes. Lanes outside [0.5, 16) (including NaN/inf)
+/// are clamped into it so the table index stays in range; their results are
+/// discarded by the caller (blend or scalar fallback).
 PLUMB_AVX2 static inline __m256d erfcxCore4(__m256d z) {
-  z = _mm256_max_pd(z, _mm256_set1_pd(0.5));
+  z = _mm256_max_pd(z, _mm256_set1_pd(0.5)); // NaN -> 0.5
+  z = _mm256_min_pd(z, _mm256_set1_pd(15.5));
   __m256i u = _mm256_castpd_si256(z);
   __m256i oct = _mm256_sub_epi64(_mm256_srli_epi64(u, 52), _mm256_set1_epi64x(1023));
   __m256i j = _mm256_and_si256(_mm256_srli_epi64(u, 49), _mm256_set1_epi64x(7));

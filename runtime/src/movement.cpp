@@ -308,7 +308,8 @@ int plumb_rt_slice_normalize(const int64_t *shape, int32_t rank,
       s = s < 0 ? 0 : (s > dim ? dim : s);
       e = e < 0 ? 0 : (e > dim ? dim : e);
     } else {
-      s = s < 0 ? -1 : (s > dim - 1 ? dim - 1 : s);
+      s = s < 0 ? 0 : s;
+      s = s > dim - 1 ? dim - 1 : s; // [0, dim - 1] (ONNX spec)
       e = e < -1 ? -1 : (e > dim - 1 ? dim - 1 : e);
     }
     int64_t n;

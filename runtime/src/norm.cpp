@@ -18,33 +18,51 @@ using namespace plumb::rt::ops;
 
 namespace {
 
-/// One normalised row: y_i = ((d_i / sd) * scale_i) + bias_i where scale and
-/// bias advance by sstride (0 = scalar per row). Writes mean and 1/sd.
-void normRow(const float *x, int64_t d, const float *scale, int64_t sstride,
-             const float *bias, int64_t bstride, float eps, float *y,
-             int64_t block, float *scratch, float *meanOut, float *invOut) {
+/// k <= 8 consecutive normalised rows of d elements (sequence in norm.h):
+/// y_i = ((d_i / sd) * scale_i) + bias_i, scale / bias advancing by
+/// sstride / bstride (0 = one scalar for the row). The two tree reductions
+/// of the rows are interleaved; each row keeps its own sequence. Writes
+/// mean and 1/sd per row when asked.
+void normRows(int k, const float *x, int64_t d, const float *scale,
+              int64_t sstride, const float *bias, int64_t bstride, float eps,
+              float *y, int64_t block, float *scratch, float *meanOut,
+              float *invOut) {
   const float df = (float)d;
-  const float mean = ::plumb::rt::treeSum(x, d, 1, block, scratch) / df;
-  for (int64_t i = 0; i < d; ++i)
-    y[i] = x[i] - mean; // deviations kept in y (x may alias y)
-  const float var = ::plumb::rt::treeDot(y, 1, y, 1, d, block, scratch) / df;
-  const float sd = sqrtRn(var + eps);
-  if (bias) {
-    for (int64_t i = 0; i < d; ++i) {
-      float t = y[i] / sd;
-      t = t * scale[i * sstride];
-      y[i] = canon(t + bias[i * bstride]);
-    }
-  } else {
-    for (int64_t i = 0; i < d; ++i) {
-      float t = y[i] / sd;
-      y[i] = canon(t * scale[i * sstride]);
-    }
+  const float *rx[kMultiRows], *ry[kMultiRows];
+  float mean[kMultiRows], var[kMultiRows];
+  for (int q = 0; q < k; ++q) {
+    rx[q] = x + q * d;
+    ry[q] = y + q * d;
   }
-  if (meanOut)
-    *meanOut = canon(mean);
-  if (invOut)
-    *invOut = canon(1.0f / sd);
+  multiTree<false>(k, rx, nullptr, d, block, scratch, mean);
+  for (int q = 0; q < k; ++q) {
+    mean[q] = mean[q] / df;
+    const float *px = rx[q];
+    float *py = y + q * d;
+    for (int64_t i = 0; i < d; ++i)
+      py[i] = px[i] - mean[q]; // deviations kept in y (x may alias y)
+  }
+  multiTree<true>(k, ry, ry, d, block, scratch, var);
+  for (int q = 0; q < k; ++q) {
+    const float sd = sqrtRn(var[q] / df + eps);
+    float *py = y + q * d;
+    if (bias) {
+      for (int64_t i = 0; i < d; ++i) {
+        float t = py[i] / sd;
+        t = t * scale[i * sstride];
+        py[i] = canon(t + bias[i * bstride]);
+      }
+    } else {
+      for (int64_t i = 0; i < d; ++i) {
+        float t = py[i] / sd;
+        py[i] = canon(t * scale[i * sstride]);
+      }
+    }
+    if (meanOut)
+      meanOut[q] = canon(mean[q]);
+    if (invOut)
+      invOut[q] = canon(1.0f / sd);
+  }
 }
 
 } // namespace
@@ -101,13 +119,17 @@ int plumb_rt_layernorm_f32(const float *x, int64_t outer, int64_t d,
   }
   if (!x || !y || !scale)
     return PLUMB_RT_EINVAL;
-  const int64_t m = ::plumb::rt::treeChunks(d, block);
-  parallelRange(outer, 1 + (1 << 14) / d, [&](int64_t lo, int64_t hi) {
-    std::vector<float> scratch((size_t)m);
-    for (int64_t r = lo; r < hi; ++r)
-      normRow(x + r * d, d, scale, 1, bias, 1, epsilon, y + r * d, block,
-              scratch.data(), mean_out ? mean_out + r : nullptr,
-              inv_std_out ? inv_std_out + r : nullptr);
+  parallelRange((outer + kMultiRows - 1) / kMultiRows, 1 + (1 << 12) / d,
+                [&](int64_t lo, int64_t hi) {
+    std::vector<float> scratch(
+        (size_t)(kMultiRows * ::plumb::rt::treeChunks(d, block)));
+    for (int64_t gi = lo; gi < hi; ++gi) {
+      const int64_t r0 = gi * kMultiRows;
+      const int k = (int)(outer - r0 < kMultiRows ? outer - r0 : kMultiRows);
+      normRows(k, x + r0 * d, d, scale, 1, bias, 1, epsilon, y + r0 * d,
+               block, scratch.data(), mean_out ? mean_out + r0 : nullptr,
+               inv_std_out ? inv_std_out + r0 : nullptr);
+    }
   });
   return PLUMB_RT_OK;
 }
@@ -127,8 +149,9 @@ int plumb_rt_instancenorm_f32(const float *x, int64_t n, int64_t c,
     std::vector<float> scratch((size_t)m);
     for (int64_t r = lo; r < hi; ++r) {
       const int64_t k = r % c;
-      normRow(x + r * spatial, spatial, scale + k, 0, bias + k, 0, epsilon,
-              y + r * spatial, block, scratch.data(), nullptr, nullptr);
+      normRows(1, x + r * spatial, spatial, scale + k, 0, bias + k, 0,
+               epsilon, y + r * spatial, block, scratch.data(), nullptr,
+               nullptr);
     }
   });
   return PLUMB_RT_OK;

@@ -22,6 +22,9 @@ struct PoolGeom {
   int32_t sd;
   int64_t in[3], out[3], k[3], st[3], pb[3], pe[3], dil[3];
   int64_t inSize, outSize;
+  // Innermost dim, per kernel tap k2: input offset off2 = k2*dil - pad and
+  // the output range [lo2, hi2) whose position o2*stride + off2 is valid.
+  std::vector<int64_t> off2, lo2, hi2;
 };
 
 int makeGeom(PoolGeom &g, int32_t sdims, const int64_t *in_spatial,
@@ -51,6 +54,19 @@ int makeGeom(PoolGeom &g, int32_t sdims, const int64_t *in_spatial,
     }
     g.inSize *= g.in[d];
     g.outSize *= g.out[d];
+  }
+  g.off2.resize((size_t)g.k[2]);
+  g.lo2.resize((size_t)g.k[2]);
+  g.hi2.resize((size_t)g.k[2]);
+  for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
+    const int64_t off = k2 * g.dil[2] - g.pb[2], st2 = g.st[2];
+    int64_t lo = off >= 0 ? 0 : (-off + st2 - 1) / st2;
+    int64_t hi = g.in[2] - 1 - off < 0 ? 0 : (g.in[2] - 1 - off) / st2 + 1;
+    if (hi > g.out[2])
+      hi = g.out[2];
+    g.off2[(size_t)k2] = off;
+    g.lo2[(size_t)k2] = lo;
+    g.hi2[(size_t)k2] = hi < lo ? lo : hi;
   }
   return PLUMB_RT_OK;
 }
@@ -105,9 +121,10 @@ inline int64_t paddedCount(const PoolGeom &g, int64_t o0, int64_t o1,
 /// Each output therefore still sees its own valid positions in row-major
 /// window order; only the interleaving across outputs differs from a
 /// per-output walk. Also returns the valid count per o2 in `valid` (if set).
-template <typename Step>
-inline void rowWalk(const PoolGeom &g, const float *plane, int64_t o0,
-                    int64_t o1, float *acc, int64_t *valid, Step step) {
+template <typename Acc, typename Step>
+inline void rowWalk(const PoolGeom &g, const float *__restrict plane,
+                    int64_t o0, int64_t o1, Acc *__restrict acc,
+                    int64_t *valid, Step step) {
   const int64_t b0 = o0 * g.st[0] - g.pb[0], b1 = o1 * g.st[1] - g.pb[1];
   const int64_t out2 = g.out[2], st2 = g.st[2];
   int64_t v01 = 0;
@@ -122,15 +139,20 @@ inline void rowWalk(const PoolGeom &g, const float *plane, int64_t o0,
       ++v01;
       const float *row = plane + (p0 * g.in[1] + p1) * g.in[2];
       for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
-        // p2 = o2 * st2 + off must lie in [0, in2).
-        const int64_t off = k2 * g.dil[2] - g.pb[2];
-        int64_t lo = off >= 0 ? 0 : (-off + st2 - 1) / st2;
-        int64_t hi = g.in[2] - 1 - off < 0 ? 0 : (g.in[2] - 1 - off) / st2 + 1;
-        if (hi > out2)
-          hi = out2;
-        const float *r = row + off;
-        for (int64_t o2 = lo; o2 < hi; ++o2)
-          acc[o2] = step(acc[o2], r[o2 * st2]);
+        // p2 = o2 * st2 + off must lie in [0, in2): o2 in [lo, hi).
+        const int64_t off = g.off2[(size_t)k2], lo = g.lo2[(size_t)k2],
+                      hi = g.hi2[(size_t)k2];
+        const float *__restrict r = row + off;
+        if (st2 == 1) {
+          for (int64_t o2 = lo; o2 < hi; ++o2)
+            acc[o2] = step(acc[o2], r[o2]);
+        } else if (st2 == 2) {
+          for (int64_t o2 = lo; o2 < hi; ++o2)
+            acc[o2] = step(acc[o2], r[2 * o2]);
+        } else {
+          for (int64_t o2 = lo; o2 < hi; ++o2)
+            acc[o2] = step(acc[o2], r[o2 * st2]);
+        }
       }
     }
   }
@@ -154,6 +176,7 @@ template <typename Fn> void forRows(const PoolGeom &g, int64_t planes, Fn fn) {
                 [&](int64_t lo, int64_t hi) {
                   std::vector<float> acc((size_t)g.out[2]);
                   std::vector<int64_t> cnt((size_t)g.out[2]);
+                  static_assert(sizeof(float) == sizeof(int32_t), "");
                   for (int64_t r = lo; r < hi; ++r) {
                     const int64_t o1 = r % g.out[1];
                     const int64_t t = r / g.out[1];
@@ -254,13 +277,19 @@ int plumb_rt_maxpool_f32(const float *x, int64_t n, int64_t c, int32_t sdims,
     return PLUMB_RT_EINVAL;
   if (!indices) {
     forRows(g, n * c, [&](int64_t pl, int64_t o0, int64_t o1, int64_t oi,
-                          float *acc, int64_t *) {
+                          float *, int64_t *cnt) {
+      // Integer max of order keys == Max fold of the values (elementwise.h).
+      int32_t *keys = reinterpret_cast<int32_t *>(cnt);
+      const int32_t init = maxKey(negInf());
       for (int64_t o2 = 0; o2 < g.out[2]; ++o2)
-        acc[o2] = negInf();
-      rowWalk(g, x + pl * g.inSize, o0, o1, acc, nullptr,
-              [](float a, float v) { return maxF(a, v); });
+        keys[o2] = init;
+      rowWalk(g, x + pl * g.inSize, o0, o1, keys, nullptr,
+              [](int32_t a, float v) {
+                const int32_t k = maxKey(v);
+                return a > k ? a : k;
+              });
       for (int64_t o2 = 0; o2 < g.out[2]; ++o2)
-        y[oi + o2] = acc[o2];
+        y[oi + o2] = fromKey(keys[o2]);
     });
     return PLUMB_RT_OK;
   }
@@ -323,21 +352,35 @@ int plumb_rt_global_pool_f32(const float *x, int64_t nc, int64_t spatial,
     return PLUMB_RT_EINVAL;
   const int64_t m = ::plumb::rt::treeChunks(spatial, block);
   const float sf = (float)spatial;
-  parallelRange(nc, 1 + (1 << 14) / (spatial + 1), [&](int64_t lo,
-                                                        int64_t hi) {
-    std::vector<float> scratch((size_t)m);
-    for (int64_t r = lo; r < hi; ++r) {
-      const float *p = x + r * spatial;
+  const int64_t groups = (nc + kMultiRows - 1) / kMultiRows;
+  parallelRange(groups, 1 + (1 << 12) / (spatial + 1), [&](int64_t lo,
+                                                            int64_t hi) {
+    std::vector<float> scratch((size_t)(kMultiRows * m));
+    for (int64_t gi = lo; gi < hi; ++gi) {
+      const int64_t r0 = gi * kMultiRows;
+      const int k = (int)(nc - r0 < kMultiRows ? nc - r0 : kMultiRows);
       if (is_max) {
-        float b = negInf();
-        for (int64_t i = 0; i < spatial; ++i)
-          b = maxF(b, p[i]);
-        y[r] = b;
-      } else {
-        y[r] = canon(::plumb::rt::treeSum(p, spatial, 1, block,
-                                          scratch.data()) /
-                     sf);
+        for (int q = 0; q < k; ++q) {
+          const float *p = x + (r0 + q) * spatial;
+          float b = negInf();
+          for (int64_t i = 0; i < spatial; ++i)
+            b = maxF(b, p[i]);
+          y[r0 + q] = b;
+        }
+        continue;
       }
+      if (spatial == 0) {
+        for (int q = 0; q < k; ++q)
+          y[r0 + q] = canonicalNaN();
+        continue;
+      }
+      const float *rows[kMultiRows];
+      float s[kMultiRows];
+      for (int q = 0; q < k; ++q)
+        rows[q] = x + (r0 + q) * spatial;
+      multiTree<false>(k, rows, nullptr, spatial, block, scratch.data(), s);
+      for (int q = 0; q < k; ++q)
+        y[r0 + q] = canon(s[q] / sf);
     }
   });
   return PLUMB_RT_OK;

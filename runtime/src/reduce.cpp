@@ -150,15 +150,19 @@ void reduceTree(const Layout &L, const float *x, float *y, int64_t block,
   const int64_t m = treeChunks(n, block);
   const int64_t b = (m == 1) ? n : block;
   if (L.inner > 1) {
-    const int64_t tilesPer = (L.inner + kTile - 1) / kTile;
+    // Lane tile width: up to 64, smaller when there are many chunks so the
+    // chunk-result scratch (m x tile) stays <= 64K floats.
+    int64_t T = (int64_t(1) << 16) / m;
+    T = T < 1 ? 1 : (T > kTile ? kTile : T);
+    const int64_t tilesPer = (L.inner + T - 1) / T;
     const int64_t items = L.outer * tilesPer;
-    parallelRange(items, 1 + (1 << 14) / (n * kTile + 1),
+    parallelRange(items, 1 + (1 << 14) / (n * T + 1),
                   [&](int64_t lo, int64_t hi) {
-      std::vector<float> scratch((size_t)(m * kTile));
+      std::vector<float> scratch((size_t)(m * T));
       float *v = scratch.data();
       for (int64_t it = lo; it < hi; ++it) {
-        const int64_t o = it / tilesPer, j0 = (it - o * tilesPer) * kTile;
-        const int64_t w = L.inner - j0 < kTile ? L.inner - j0 : kTile;
+        const int64_t o = it / tilesPer, j0 = (it - o * tilesPer) * T;
+        const int64_t w = L.inner - j0 < T ? L.inner - j0 : T;
         const float *base = x + L.keptOff(o) + j0;
         for (int64_t c = 0; c < m; ++c) {
           float *a = v + c * w;

@@ -22,8 +22,9 @@ namespace {
 
 /// out[r] = treeDot(v, W + r * n, n, block) for r < rows. One-chunk trees
 /// interleave 8 rows (same per-row sequence).
-void dotRows(const float *v, const float *W, int64_t rows, int64_t n,
-             int64_t block, float *out, float *scratch) {
+PLUMB_INLINE void dotRowsBody(const float *v, const float *W, int64_t rows,
+                              int64_t n, int64_t block, float *out,
+                              float *scratch) {
   const int64_t m = ::plumb::rt::treeChunks(n, block);
   int64_t r = 0;
   if (m == 1) {
@@ -41,6 +42,21 @@ void dotRows(const float *v, const float *W, int64_t rows, int64_t n,
   }
   for (; r < rows; ++r)
     out[r] = ::plumb::rt::treeDot(v, 1, W + r * n, 1, n, block, scratch);
+}
+
+PLUMB_OPS_TGT_FMA void dotRowsFma(const float *v, const float *W,
+                                  int64_t rows, int64_t n, int64_t block,
+                                  float *out, float *scratch) {
+  dotRowsBody(v, W, rows, n, block, out, scratch);
+}
+
+/// Same bits with or without FMA hardware (see ops_internal.h).
+void dotRows(const float *v, const float *W, int64_t rows, int64_t n,
+             int64_t block, float *out, float *scratch) {
+  if (cpuHasFma())
+    dotRowsFma(v, W, rows, n, block, out, scratch);
+  else
+    dotRowsBody(v, W, rows, n, block, out, scratch);
 }
 
 inline float clipA(float a, float clip) {

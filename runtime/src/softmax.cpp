@@ -1,13 +1,15 @@
 //===- runtime/src/softmax.cpp - Softmax / LogSoftmax / Hardmax -*- C++ -*-===//
 //
-// Part of Plumb. Semantics in softmax.h. Rows are processed in tiles of up to
-// 64 adjacent `inner` positions so that every pass is a loop over the tile
-// lanes (vectorisable); each lane performs exactly its own row's sequence.
+// Part of Plumb. Semantics in softmax.h. Each outer index is one contiguous
+// (axis_len x inner) block: every pass is a loop over the inner lanes
+// (vectorisable), exp runs through math.h's SIMD array kernel, and each lane
+// performs exactly its own row's sequence.
 //
 //===----------------------------------------------------------------------===//
 
 #include "plumb/runtime/softmax.h"
 #include "plumb/runtime/elementwise.h"
+#include "plumb/runtime/math_kernels.h"
 #include "plumb/runtime/tree.h"
 
 #include "ops_internal.h"
@@ -17,7 +19,6 @@
 using namespace plumb::rt::ops;
 
 namespace {
-constexpr int64_t kTile = 64;
 
 template <typename Comb>
 inline void combineLanes(float *v, int64_t m, int64_t w, Comb comb) {
@@ -46,55 +47,110 @@ extern "C" int plumb_rt_softmax_f32(const float *x, float *y, int64_t outer,
   const int64_t n = axis_len;
   const int64_t m = plumb::rt::treeChunks(n, block);
   const int64_t b = (m == 1) ? n : block;
-  const int64_t tilesPer = (inner + kTile - 1) / kTile;
-  parallelRange(outer * tilesPer, 1 + (1 << 13) / (n * (inner < kTile ? inner : kTile)),
-                [&](int64_t lo, int64_t hi) {
-    std::vector<float> buf((size_t)(kTile * (m + 1)));
-    float *mx = buf.data();
-    float *v = buf.data() + kTile;
+  if (inner == 1) {
+    // Contiguous rows: groups of 8 rows so that the max folds and the tree
+    // sums of different rows interleave (each row keeps its own sequence).
+    const int64_t groups = (outer + kMultiRows - 1) / kMultiRows;
+    parallelRange(groups, 1 + (1 << 11) / n, [&](int64_t lo, int64_t hi) {
+      std::vector<float> e(log_softmax ? (size_t)(kMultiRows * n) : 0);
+      std::vector<float> scratch((size_t)(kMultiRows * m));
+      for (int64_t gi = lo; gi < hi; ++gi) {
+        const int64_t r0 = gi * kMultiRows;
+        const int k = (int)(outer - r0 < kMultiRows ? outer - r0 : kMultiRows);
+        float mx[kMultiRows], sum[kMultiRows];
+        const float *rows[kMultiRows];
+        for (int q = 0; q < kMultiRows; ++q)
+          mx[q] = negInf();
+        if (k == kMultiRows) {
+          for (int64_t i = 0; i < n; ++i)
+            for (int q = 0; q < kMultiRows; ++q)
+              mx[q] = maxF(mx[q], x[(r0 + q) * n + i]);
+        } else {
+          for (int q = 0; q < k; ++q)
+            for (int64_t i = 0; i < n; ++i)
+              mx[q] = maxF(mx[q], x[(r0 + q) * n + i]);
+        }
+        for (int q = 0; q < k; ++q) {
+          const float *px = x + (r0 + q) * n;
+          float *py = y + (r0 + q) * n;
+          for (int64_t i = 0; i < n; ++i)
+            py[i] = px[i] - mx[q];
+          float *pe = log_softmax ? e.data() + q * n : py;
+          plumb_rt_exp_f32(py, pe, n);
+          rows[q] = pe;
+        }
+        multiTree<false>(k, rows, nullptr, n, block, scratch.data(), sum);
+        for (int q = 0; q < k; ++q) {
+          float *py = y + (r0 + q) * n;
+          if (log_softmax) {
+            const float ls = ::plumb::rt::log(sum[q]);
+            for (int64_t i = 0; i < n; ++i)
+              py[i] = canon(py[i] - ls);
+          } else {
+            const float s = sum[q];
+            for (int64_t i = 0; i < n; ++i)
+              py[i] = canon(py[i] / s);
+          }
+        }
+      }
+    });
+    return PLUMB_RT_OK;
+  }
+  const int64_t len = n * inner; // one (axis, inner) block per outer index
+  // Work items: (outer index, lane tile). Whole blocks when there are enough
+  // outer indices for the threads, else tiles of 256 lanes.
+  const int threads = plumb_rt_get_threads();
+  const int64_t W = (outer >= 2 * threads || inner <= 256) ? inner : 256;
+  const int64_t tiles = (inner + W - 1) / W;
+  parallelRange(outer * tiles, 1 + (1 << 14) / (n * W), [&](int64_t lo,
+                                                            int64_t hi) {
+    std::vector<float> mx((size_t)W), v((size_t)(m * W));
+    std::vector<float> e(log_softmax ? (size_t)(n * W) : 0);
     for (int64_t it = lo; it < hi; ++it) {
-      const int64_t o = it / tilesPer, j0 = (it - o * tilesPer) * kTile;
-      const int64_t w = inner - j0 < kTile ? inner - j0 : kTile;
-      const float *px = x + o * n * inner + j0;
-      float *py = y + o * n * inner + j0;
+      const int64_t o = it / tiles, j0 = (it - o * tiles) * W;
+      const int64_t w = inner - j0 < W ? inner - j0 : W;
+      const float *px = x + o * len + j0;
+      float *py = y + o * len + j0;
       for (int64_t j = 0; j < w; ++j)
-        mx[j] = negInf();
+        mx[(size_t)j] = negInf();
       for (int64_t i = 0; i < n; ++i)
         for (int64_t j = 0; j < w; ++j)
-          mx[j] = maxF(mx[j], px[i * inner + j]);
-      // Softmax keeps e_i in y (x may alias y: each e_i overwrites only its
-      // own x_i after reading it). LogSoftmax recomputes nothing from y: it
-      // sums e_i on the fly and later reads x again.
-      if (!log_softmax)
+          mx[(size_t)j] = maxF(mx[(size_t)j], px[i * inner + j]);
+      // d_i = x_i - m into y (x may alias y: each element is read before it
+      // is overwritten), then e_i = exp(d_i) with math.h's array kernel:
+      // in place for Softmax, into a scratch block (row stride w) for
+      // LogSoftmax.
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < w; ++j)
+          py[i * inner + j] = px[i * inner + j] - mx[(size_t)j];
+      float *pe = log_softmax ? e.data() : py;
+      const int64_t es = log_softmax ? w : inner; // row stride of e
+      if (w == inner)
+        plumb_rt_exp_f32(py, pe, len);
+      else
         for (int64_t i = 0; i < n; ++i)
-          for (int64_t j = 0; j < w; ++j)
-            py[i * inner + j] = ::plumb::rt::exp(px[i * inner + j] - mx[j]);
+          plumb_rt_exp_f32(py + i * inner, pe + i * es, w);
+      // Per-lane blocked tree over the axis.
       for (int64_t c = 0; c < m; ++c) {
-        float *a = v + c * w;
+        float *a = v.data() + c * w;
         for (int64_t j = 0; j < w; ++j)
           a[j] = -0.0f;
         const int64_t kend = (c + 1) * b < n ? (c + 1) * b : n;
-        if (log_softmax) {
-          for (int64_t i = c * b; i < kend; ++i)
-            for (int64_t j = 0; j < w; ++j)
-              a[j] = a[j] + ::plumb::rt::exp(px[i * inner + j] - mx[j]);
-        } else {
-          for (int64_t i = c * b; i < kend; ++i)
-            for (int64_t j = 0; j < w; ++j)
-              a[j] = a[j] + py[i * inner + j];
-        }
+        for (int64_t i = c * b; i < kend; ++i)
+          for (int64_t j = 0; j < w; ++j)
+            a[j] = a[j] + pe[i * es + j];
       }
-      combineLanes(v, m, w, [](float p, float q) { return p + q; });
+      combineLanes(v.data(), m, w, [](float p, float q) { return p + q; });
       if (log_softmax) {
         for (int64_t j = 0; j < w; ++j)
-          v[j] = ::plumb::rt::log(v[j]);
+          v[(size_t)j] = ::plumb::rt::log(v[(size_t)j]);
         for (int64_t i = 0; i < n; ++i)
           for (int64_t j = 0; j < w; ++j)
-            py[i * inner + j] = canon((px[i * inner + j] - mx[j]) - v[j]);
+            py[i * inner + j] = canon(py[i * inner + j] - v[(size_t)j]);
       } else {
         for (int64_t i = 0; i < n; ++i)
           for (int64_t j = 0; j < w; ++j)
-            py[i * inner + j] = canon(py[i * inner + j] / v[j]);
+            py[i * inner + j] = canon(py[i * inner + j] / v[(size_t)j]);
       }
     }
   });

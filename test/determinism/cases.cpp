@@ -214,6 +214,8 @@ static void addConv(std::vector<Case> &cs, Kind kind, int64_t N, int64_t Cin,
   } else {
     OH = sh * (H - 1) + outPad + (KH - 1) * dh + 1 - pt - pb;
     OW = sw * (W - 1) + outPad + (KW - 1) * dw + 1 - pl - pr;
+    if (kind == Kind::ConvT1d)
+      OH = 1; // 1-D: output_padding applies to the length only
   }
   c.p = {N, Cin, H, W, Cout, KH, KW, OH, OW, group, sh, sw, dh, dw, pt, pl,
          pb, pr, bias};

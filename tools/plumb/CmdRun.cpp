@@ -5,10 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
+#include "CompiledRun.h"
 
 #include "plumb/Driver/TensorIO.h"
 #include "plumb/InitAll.h"
 #include "plumb/Interpreter/Interpreter.h"
+#include "plumb/Trace/TraceRecorder.h"
 #include "plumb/runtime/threads.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <thread>
 
 namespace plumb {
 namespace tool {
@@ -26,10 +29,13 @@ namespace tool {
 void printRunHelp(FILE *f) {
   std::fprintf(
       f,
-      "usage: plumb run MODEL.onnx|MODEL.mlir [import options]\n"
+      "usage: plumb run MODEL.plumb|MODEL.onnx|MODEL.mlir [import options]\n"
       "                 [--input NAME=FILE]... [--inputs-dir DIR]\n"
       "                 [--output-dir DIR] [--threads N] [--repeat N]\n"
-      "                 [--interpret] [--format text|json]\n"
+      "                 [--interpret] [--device cpu|cuda] [--format text|json]\n"
+      "                 [--trace DIR [--keep-tensors]]\n"
+      "                 [--inject-fault node=K,bit=B]\n"
+      "                 [--override-tree node=K,block=B]\n"
       "\n"
       "Runs the model with Plumb's deterministic kernels and prints the shape\n"
       "and SHA-256 of every output (over the canonical encoding: dtype, shape,\n"
@@ -44,11 +50,40 @@ void printRunHelp(FILE *f) {
       "  --threads N          kernel threads (default 1; never changes a bit)\n"
       "  --repeat N           run N more times after a warm-up and report the\n"
       "                       median and minimum latency\n"
-      "  --interpret          execute the IR with the reference interpreter\n"
-      "                       (the only mode until bundles exist)\n"
+      "  --interpret          execute the canonical IR with the reference\n"
+      "                       interpreter (same kernels, no code generation;\n"
+      "                       what a referee runs). Identical bits.\n"
+      "  --device cpu|cuda    where the compiled model runs (default cpu)\n"
       "  --format text|json   output format (default text)\n"
+      "  --trace DIR          write the run's trace to DIR: every node's result\n"
+      "                       hashes and the Merkle root over them, in\n"
+      "                       canonical node order (docs/trace.md)\n"
+      "  --keep-tensors       with --trace, also keep every input and node\n"
+      "                       output tensor (what a party needs in a dispute)\n"
+      "  --hash-threads N     hash node outputs for the trace on N background\n"
+      "                       threads, overlapped with the run (0: in the\n"
+      "                       run's thread; default: the cores --threads\n"
+      "                       leaves free, at most 8)\n"
+      "\n"
+      "testing aids (make a faulty solver on purpose; docs/dispute.md):\n"
+      "  --inject-fault node=K,bit=B\n"
+      "                       flip bit B of the first element of node K's\n"
+      "                       first output (K: canonical index, as in the\n"
+      "                       bundle manifest) and let the error propagate\n"
+      "  --override-tree node=K,block=B\n"
+      "                       reduce node K with blocked(B) (0: sequential)\n"
+      "                       instead of its canonical tree; the trace still\n"
+      "                       claims the canonical graph\n"
       "  import options       --input-shape, --dim, --input-value as in\n"
       "                       'plumb import' (for .onnx models)\n"
+      "\n"
+      "A bundle (from 'plumb compile') is verified against its manifest and\n"
+      "its sources are re-derived from its IR before the library this Plumb\n"
+      "builds from them is loaded (docs/bundle.md); a modified bundle is\n"
+      "refused. An .onnx or .mlir model is compiled first, into a cache keyed\n"
+      "by its graph hash ($PLUMB_CACHE_DIR, else ~/.cache/plumb).\n"
+      "--override-tree implies --interpret. --repeat times one inference,\n"
+      "without loading and verification.\n"
       "\n"
       "An input fixed at import with --input-value may be omitted (its bound\n"
       "value is used); if given, it must equal the bound value.\n"
@@ -84,6 +119,13 @@ int cmdRun(std::vector<std::string> args) {
   std::string model, inputsDir, outputDir, format = "text";
   std::map<std::string, std::string> inputFiles;
   int threads = 1, repeat = 0;
+  std::string traceDir;
+  bool keepTensors = false;
+  std::vector<trace::BitFlip> faults;
+  std::vector<trace::TreeOverride> treeOverrides;
+  int hashThreads = -1; // -1: the cores the kernels leave free
+  bool interpret = false;
+  std::string device = "cpu";
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
     std::string v;
@@ -124,8 +166,41 @@ int cmdRun(std::vector<std::string> args) {
       if (missing || (v != "text" && v != "json"))
         return usageError("option '--format' must be text or json", cmd);
       format = v;
+    } else if (takeValue(args, i, "--trace", v, missing)) {
+      if (missing || v.empty())
+        return usageError("option '--trace' needs a folder", cmd);
+      traceDir = v;
+    } else if (a == "--keep-tensors") {
+      keepTensors = true;
+    } else if (takeValue(args, i, "--hash-threads", v, missing)) {
+      char *end = nullptr;
+      long n = missing ? -1 : std::strtol(v.c_str(), &end, 10);
+      if (missing || v.empty() || *end || n < 0 || n > 64)
+        return usageError("option '--hash-threads' needs a number from 0 to 64",
+                          cmd);
+      hashThreads = (int)n;
+    } else if (takeValue(args, i, "--inject-fault", v, missing)) {
+      trace::BitFlip f;
+      std::string perr;
+      if (missing || !trace::parseBitFlip(v, f, perr))
+        return usageError("option '--inject-fault': " +
+                              (missing ? "expected node=K,bit=B" : perr),
+                          cmd);
+      faults.push_back(f);
+    } else if (takeValue(args, i, "--override-tree", v, missing)) {
+      trace::TreeOverride o;
+      std::string perr;
+      if (missing || !trace::parseTreeOverride(v, o, perr))
+        return usageError("option '--override-tree': " +
+                              (missing ? "expected node=K,block=B" : perr),
+                          cmd);
+      treeOverrides.push_back(o);
     } else if (a == "--interpret") {
-      // The interpreter is the execution path until bundles exist.
+      interpret = true;
+    } else if (takeValue(args, i, "--device", v, missing)) {
+      if (missing || (v != "cpu" && v != "cuda"))
+        return usageError("option '--device' must be cpu or cuda", cmd);
+      device = v;
     } else if (!a.empty() && a[0] == '-') {
       return usageError("unknown option '" + a + "'", cmd);
     } else if (model.empty()) {
@@ -136,16 +211,44 @@ int cmdRun(std::vector<std::string> args) {
   }
   if (model.empty())
     return usageError("no model given", cmd);
+  if (keepTensors && traceDir.empty())
+    return usageError("--keep-tensors needs --trace DIR", cmd);
+  if (!treeOverrides.empty())
+    interpret = true; // another tree is another program: only the IR has it
+  if (interpret && device != "cpu")
+    return usageError("--interpret runs on the host; it cannot be combined "
+                      "with --device " + device,
+                      cmd);
 
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext ctx(registry);
   ctx.disableMultithreading();
   int exitCode = 0;
-  auto module = loadModel(ctx, model, opts, cmd, exitCode);
-  if (!module)
-    return exitCode;
-  auto func = module->lookupSymbol<mlir::func::FuncOp>("main");
+  // Compiled path: a bundle is opened and verified in its own context.
+  std::unique_ptr<bundle::Bundle> bundled;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (llvm::sys::fs::is_directory(model)) {
+    if (!opts.bindings.inputShapes.empty() || !opts.bindings.dims.empty() ||
+        !opts.bindings.inputValues.empty())
+      return usageError("--input-shape, --dim and --input-value apply to "
+                        ".onnx models; a bundle's shapes are fixed",
+                        cmd);
+    bundled = openBundleForRun(model, device, interpret, exitCode);
+    if (!bundled)
+      return exitCode;
+  } else {
+    module = loadModel(ctx, model, opts, cmd, exitCode);
+    if (!module)
+      return exitCode;
+    if (!interpret) {
+      bundled = compileIntoCache(*module, model, device, exitCode);
+      if (!bundled)
+        return exitCode;
+    }
+  }
+  mlir::ModuleOp mod = bundled ? *bundled->module : *module;
+  auto func = mod.lookupSymbol<mlir::func::FuncOp>("main");
   if (!func) {
     std::fprintf(stderr, "plumb run: error: '%s' has no func.func @main\n",
                  model.c_str());
@@ -201,20 +304,166 @@ int cmdRun(std::vector<std::string> args) {
     }
   }
 
+  // Traces and faults name nodes by canonical index; the recorder takes the
+  // graph hash and node ids before a tree override changes the IR, so a
+  // solver with another reduction order still claims the canonical graph.
+  bool hooked = !traceDir.empty() || !faults.empty() || !treeOverrides.empty();
+  trace::TraceRecorder recorder(traceDir, keepTensors);
+  llvm::DenseMap<mlir::Operation *, int64_t> nodeIndex;
+  std::string note;
+  if (hooked) {
+    std::string err;
+    if ((!bundled && !trace::canonicalizeModule(mod, err)) ||
+        !recorder.begin(mod, inputs, err)) {
+      std::fprintf(stderr, "plumb run: error: %s\n", err.c_str());
+      return 1;
+    }
+    nodeIndex = trace::nodeIndexMap(func);
+    if (hashThreads < 0) {
+      int cores = (int)std::thread::hardware_concurrency();
+      hashThreads = std::max(0, std::min(8, cores - threads));
+    }
+    recorder.setHashThreads((unsigned)hashThreads);
+    int64_t numNodes = (int64_t)nodeIndex.size();
+    for (const trace::BitFlip &f : faults) {
+      if (f.node >= numNodes) {
+        std::fprintf(stderr,
+                     "plumb run: error: --inject-fault: node %lld does not "
+                     "exist (the model has %lld nodes)\n",
+                     (long long)f.node, (long long)numNodes);
+        return 1;
+      }
+      note += (note.empty() ? "" : "; ") + std::string("inject-fault node=") +
+              std::to_string(f.node) + ",bit=" + std::to_string(f.bit);
+    }
+    for (const trace::TreeOverride &o : treeOverrides) {
+      if (!trace::applyTreeOverride(func, o, err)) {
+        std::fprintf(stderr, "plumb run: error: --override-tree: %s\n",
+                     err.c_str());
+        return 1;
+      }
+      note += (note.empty() ? "" : "; ") + std::string("override-tree node=") +
+              std::to_string(o.node) + ",block=" + std::to_string(o.block);
+    }
+  }
+  std::string hookErr;
+  auto runHooked = [&](trace::TraceRecorder &rec,
+                       std::vector<exec::Tensor> &outs, std::string &err) {
+    auto hook = [&](mlir::Operation *op, std::vector<exec::Tensor> &results) {
+      auto it = nodeIndex.find(op);
+      if (it == nodeIndex.end())
+        return; // constants and ops nested in regions are not nodes
+      for (const trace::BitFlip &f : faults)
+        if (f.node == it->second && hookErr.empty()) {
+          std::string ferr;
+          if (results.empty() || !trace::flipBit(results[0], f.bit, ferr))
+            hookErr = "--inject-fault node=" + std::to_string(f.node) + ": " +
+                      (results.empty() ? "the node has no results" : ferr);
+        }
+      // The interpreter keeps every result in place until the run ends, so
+      // background hashing reads them without a copy.
+      rec.recordNode(it->second, results, /*lent=*/true);
+    };
+    return exec::runFunctionWithHook(func, inputs, outs, err, hook,
+                                     [&] { rec.drain(); });
+  };
+
+  // The compiled model: the library built from the bundle's re-derived
+  // source; the same hook records traces and injects faults.
+  std::unique_ptr<bundle::NativeModel> native;
+  if (bundled && !interpret) {
+    std::string err;
+    if (!checkRunInputs(func, inputs, err)) {
+      std::fprintf(stderr, "plumb run: error: %s\n", err.c_str());
+      return 1;
+    }
+    native = loadNativeForRun(*bundled, device);
+    if (!native)
+      return 1;
+    native->setThreads(threads);
+  }
+  struct CompiledHook {
+    trace::TraceRecorder *rec;
+    const std::vector<trace::BitFlip> *faults;
+    std::string *hookErr;
+    static void call(void *user, int64_t node, int32_t n,
+                     const plumb_tensor_view *results) {
+      auto *h = static_cast<CompiledHook *>(user);
+      for (const trace::BitFlip &f : *h->faults)
+        if (f.node == node && h->hookErr->empty()) {
+          std::string ferr;
+          if (n < 1 || !trace::flipBit(results[0], f.bit, ferr))
+            *h->hookErr = "--inject-fault node=" + std::to_string(f.node) +
+                          ": " + (n < 1 ? "the node has no results" : ferr);
+        }
+      h->rec->recordNode(node, n, results);
+    }
+  };
+  auto runCompiled = [&](trace::TraceRecorder *rec,
+                         std::vector<exec::Tensor> &outs, std::string &err) {
+    CompiledHook h{rec, &faults, &hookErr};
+    return runNative(*native, *bundled, func, inputs, outs,
+                     rec ? &CompiledHook::call : nullptr, rec ? &h : nullptr,
+                     err);
+  };
+
   plumb_rt_set_threads(threads);
   std::vector<exec::Tensor> outputs;
   std::string err;
-  if (!exec::runFunction(func, inputs, outputs, err)) {
+  auto tRun = std::chrono::steady_clock::now();
+  bool ran = native ? runCompiled(hooked ? &recorder : nullptr, outputs, err)
+             : hooked ? runHooked(recorder, outputs, err)
+                      : exec::runFunction(func, inputs, outputs, err);
+  if (hooked)
+    recorder.drain(); // a traced run ends when its last hash is done
+  double runMs = std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - tRun)
+                     .count();
+  if (!ran) {
     std::fprintf(stderr, "plumb run: error: %s\n", err.c_str());
     return 1;
   }
-  std::vector<double> times;
+  if (!hookErr.empty()) {
+    std::fprintf(stderr, "plumb run: error: %s\n", hookErr.c_str());
+    return 1;
+  }
+  if (hooked && !recorder.finish(runMs, note, err)) {
+    std::fprintf(stderr, "plumb run: error: %s\n", err.c_str());
+    return 1;
+  }
+  std::vector<double> times, hashTimes, bgHashTimes;
   for (int r = 0; r < repeat; ++r) {
     std::vector<exec::Tensor> again;
+    // Repeats of a traced run hash every node too (nothing is written), so
+    // the latency includes the cost of tracing.
+    trace::TraceRecorder hashesOnly("", false);
+    if (hooked) {
+      hashesOnly.begin(mod, inputs, err);
+      hashesOnly.setHashThreads((unsigned)hashThreads);
+    }
     auto t0 = std::chrono::steady_clock::now();
-    exec::runFunction(func, inputs, again, err);
+    if (native)
+      runCompiled(hooked ? &hashesOnly : nullptr, again, err);
+    else if (hooked)
+      runHooked(hashesOnly, again, err);
+    else
+      exec::runFunction(func, inputs, again, err);
     auto t1 = std::chrono::steady_clock::now();
     times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    hashesOnly.drain(); // the run is over when its trace is
+    t1 = std::chrono::steady_clock::now();
+    times.back() = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    hashTimes.push_back(1000.0 * hashesOnly.hashSeconds());
+    bgHashTimes.push_back(1000.0 * hashesOnly.backgroundHashSeconds());
+  }
+  // Time spent hashing node outputs (median over the repeats).
+  double hashMs = 1000.0 * recorder.hashSeconds();
+  double bgHashMs = 1000.0 * recorder.backgroundHashSeconds();
+  if (!hashTimes.empty()) {
+    std::sort(hashTimes.begin(), hashTimes.end());
+    hashMs = hashTimes[hashTimes.size() / 2];
+    std::sort(bgHashTimes.begin(), bgHashTimes.end());
+    bgHashMs = bgHashTimes[bgHashTimes.size() / 2];
   }
 
   std::vector<std::string> outNames(outputs.size()), hashes(outputs.size());
@@ -266,12 +515,27 @@ int cmdRun(std::vector<std::string> args) {
     if (!times.empty())
       std::printf(", \"latency_ms\": {\"median\": %.4f, \"min\": %.4f}", median,
                   best);
+    if (hooked)
+      std::printf(", \"trace\": {\"nodes\": %zu, \"hash_ms\": %.4f, "
+                  "\"background_hash_ms\": %.4f, \"hash_threads\": %d, "
+                  "\"root\": \"%s\", \"run_id\": \"%s\", "
+                  "\"graph_hash\": \"%s\"}",
+                  recorder.trace().nodes.size(), hashMs, bgHashMs,
+                  hashThreads,
+                  toHex(recorder.trace().root).c_str(),
+                  toHex(recorder.trace().runId).c_str(),
+                  toHex(recorder.trace().graphHash).c_str());
     std::printf(", \"threads\": %d}\n", threads);
     return 0;
   }
   for (size_t i = 0; i < outputs.size(); ++i)
     std::printf("output %zu '%s' %s sha256=%s\n", i, outNames[i].c_str(),
                 outputs[i].describe().c_str(), hashes[i].c_str());
+  if (hooked)
+    std::printf("trace: %zu nodes, root %s%s%s\n",
+                recorder.trace().nodes.size(),
+                toHex(recorder.trace().root).c_str(),
+                traceDir.empty() ? "" : ", written to ", traceDir.c_str());
   if (!times.empty())
     std::printf("latency: median %.3f ms, min %.3f ms over %d runs (%d "
                 "thread%s)\n",

@@ -6,6 +6,9 @@
 #include "Common.h"
 
 #include "plumb/InitAll.h"
+#include "passes/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
 
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Diagnostics.h"
@@ -89,6 +92,10 @@ int takeImportOption(std::vector<std::string> &args, size_t &i,
   bool missing;
   importer::ImportError e;
   const std::string a = args[i];
+  if (a == "--no-canonicalize") {
+    opts.canonicalize = false;
+    return 1;
+  }
   if (takeValue(args, i, "--input-shape", v, missing)) {
     if (missing)
       return usageError("option '--input-shape' needs NAME=DIMS", cmd), -1;
@@ -113,6 +120,25 @@ int takeImportOption(std::vector<std::string> &args, size_t &i,
   return 0;
 }
 
+mlir::LogicalResult canonicalize(mlir::ModuleOp module, const char *cmd,
+                                 const std::string &path) {
+  std::string diag;
+  mlir::ScopedDiagnosticHandler handler(
+      module.getContext(), [&](mlir::Diagnostic &d) {
+        if (d.getSeverity() == mlir::DiagnosticSeverity::Error)
+          diag += (diag.empty() ? "" : "; ") + d.str();
+        return mlir::success();
+      });
+  mlir::PassManager pm(module.getContext());
+  buildCanonicalizePipeline(pm);
+  if (mlir::failed(pm.run(module))) {
+    std::fprintf(stderr, "plumb %s: error: %s: canonicalization failed: %s\n",
+                 cmd, path.c_str(), diag.c_str());
+    return mlir::failure();
+  }
+  return mlir::success();
+}
+
 mlir::OwningOpRef<mlir::ModuleOp> loadModel(mlir::MLIRContext &ctx,
                                             const std::string &path,
                                             const importer::ImportOptions &opts,
@@ -125,6 +151,11 @@ mlir::OwningOpRef<mlir::ModuleOp> loadModel(mlir::MLIRContext &ctx,
       std::fprintf(stderr, "plumb %s: error: %s: %s\n", cmd, path.c_str(),
                    err.message.c_str());
       exitCode = err.exitCode ? err.exitCode : 1;
+      return module;
+    }
+    if (opts.canonicalize && failed(canonicalize(*module, cmd, path))) {
+      exitCode = 1;
+      return nullptr;
     }
     return module;
   }
@@ -145,6 +176,11 @@ mlir::OwningOpRef<mlir::ModuleOp> loadModel(mlir::MLIRContext &ctx,
                  path.c_str(), diag.empty() ? "" : ":\n",
                  os.str().c_str());
     exitCode = 1;
+    return module;
+  }
+  if (opts.canonicalize && failed(canonicalize(*module, cmd, path))) {
+    exitCode = 1;
+    return nullptr;
   }
   return module;
 }

@@ -32,7 +32,10 @@ bool writeFileAtomically(const std::string &path, const std::string &text,
 /// usage error was printed (exit status 2).
 int takeImportOption(std::vector<std::string> &args, size_t &i,
                      importer::ImportOptions &opts, const char *cmd);
-/// Loads a model: .onnx is imported, anything else is parsed as plumb IR.
+/// Runs the plumb-canonicalize pipeline; prints the error on failure.
+mlir::LogicalResult canonicalize(mlir::ModuleOp module, const char *cmd,
+                                 const std::string &path);
+/// Loads a model (canonicalised unless opts.canonicalize is false): .onnx is imported, anything else is parsed as plumb IR.
 /// Prints the error and returns null on failure; `exitCode` is set.
 mlir::OwningOpRef<mlir::ModuleOp> loadModel(mlir::MLIRContext &ctx,
                                             const std::string &path,
@@ -40,9 +43,19 @@ mlir::OwningOpRef<mlir::ModuleOp> loadModel(mlir::MLIRContext &ctx,
                                             const char *cmd, int &exitCode);
 
 int cmdImport(std::vector<std::string> args);
+int cmdHash(std::vector<std::string> args);
+void printHashHelp(FILE *f);
 int cmdRun(std::vector<std::string> args);
+int cmdCompile(std::vector<std::string> args);
+void printCompileHelp(FILE *f);
+int cmdCost(std::vector<std::string> args);
+int cmdDispute(std::vector<std::string> args);
+int cmdServeTrace(std::vector<std::string> args);
 void printImportHelp(FILE *f);
 void printRunHelp(FILE *f);
+void printDisputeHelp(FILE *f);
+void printServeTraceHelp(FILE *f);
+void printCostHelp(FILE *f);
 
 } // namespace tool
 } // namespace plumb

@@ -25,7 +25,12 @@ void printMainHelp(FILE *f) {
                "\n"
                "commands:\n"
                "  import    import an ONNX model into plumb IR (MLIR text)\n"
+               "  hash      print the graph hash of a model's canonical form\n"
+               "  compile   compile a model into a bundle (C++ and CUDA)\n"
                "  run       run a model on inputs and print output hashes\n"
+               "  cost      price a model in gas before it runs\n"
+               "  dispute   settle two traces' disagreement by refereed delegation\n"
+               "  serve-trace  answer a dispute referee as a party from a trace\n"
                "  help      show help for a command (plumb help run)\n"
                "\n"
                "options:\n"
@@ -62,15 +67,45 @@ int main(int argc, char **argv) {
       printImportHelp(stdout);
       return 0;
     }
+    if (args[0] == "hash") {
+      printHashHelp(stdout);
+      return 0;
+    }
+    if (args[0] == "compile") {
+      printCompileHelp(stdout);
+      return 0;
+    }
     if (args[0] == "run") {
       printRunHelp(stdout);
+      return 0;
+    }
+    if (args[0] == "cost") {
+      printCostHelp(stdout);
+      return 0;
+    }
+    if (args[0] == "dispute") {
+      printDisputeHelp(stdout);
+      return 0;
+    }
+    if (args[0] == "serve-trace") {
+      printServeTraceHelp(stdout);
       return 0;
     }
     return usageError("unknown command '" + args[0] + "'", nullptr);
   }
   if (cmd == "import")
     return cmdImport(args);
+  if (cmd == "hash")
+    return cmdHash(args);
+  if (cmd == "compile")
+    return cmdCompile(args);
   if (cmd == "run")
     return cmdRun(args);
+  if (cmd == "cost")
+    return cmdCost(args);
+  if (cmd == "dispute")
+    return cmdDispute(args);
+  if (cmd == "serve-trace")
+    return cmdServeTrace(args);
   return usageError("unknown command '" + cmd + "'", nullptr);
 }

@@ -9,6 +9,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "PlumbInterfaces.td"
 
 def Plumb_Dialect : Dialect {
   let name = "plumb";
@@ -27,8 +28,12 @@ def Plumb_Dialect : Dialect {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+// Every op implements the cost interface (docs/gas.md): the declaration is
+// here, so an op without a getCounts() implementation does not link.
 class Plumb_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Plumb_Dialect, mnemonic, traits>;
+    : Op<Plumb_Dialect, mnemonic,
+         !listconcat(traits,
+                     [DeclareOpInterfaceMethods<Plumb_CostOpInterface>])>;
 
 //===----------------------------------------------------------------------===//
 // Types

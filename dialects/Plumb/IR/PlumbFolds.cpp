@@ -265,10 +265,10 @@ OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
 
 /// f32 -> integer: truncate toward zero; NaN -> 0; saturate out of range.
 static int64_t floatToInt(float x, Type elt) {
+  if (elt.isInteger(1))
+    return x != 0.0f; // NaN != 0: true, as the runtime's cast
   if (x != x)
     return 0;
-  if (elt.isInteger(1))
-    return x != 0.0f;
   double lo = elt.isInteger(32) ? -2147483648.0 : -9223372036854775808.0;
   double hi = elt.isInteger(32) ? 2147483648.0 : 9223372036854775808.0;
   double t = std::trunc((double)x);

@@ -7,6 +7,7 @@
 #define PLUMB_DIALECT_PLUMBOPS_H
 
 #include "dialects/Plumb/IR/PlumbDialect.h"
+#include "dialects/Plumb/IR/PlumbInterfaces.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -20,6 +20,9 @@ struct ImportOptions {
   LoadLimits limits;
   /// Constants of at least this many bytes become dense_resource blobs.
   int64_t resourceThresholdBytes = 256;
+  /// Whether tools run the plumb-canonicalize pipeline after loading
+  /// (`--no-canonicalize` turns it off). The importer itself ignores it.
+  bool canonicalize = true;
 };
 
 /// Imports the model at `path`. On failure returns null and fills `err` with

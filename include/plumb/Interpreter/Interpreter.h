@@ -11,6 +11,7 @@
 #include "plumb/Interpreter/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace plumb {
@@ -35,6 +36,30 @@ using NodeCallback =
 bool runFunction(mlir::func::FuncOp func, llvm::ArrayRef<Tensor> inputs,
                  std::vector<Tensor> &outputs, std::string &err,
                  NodeCallback callback = nullptr);
+
+/// Called after every executed op (in execution order) with its results,
+/// before any later op reads them. The hook may change them (fault
+/// injection for tests); a change propagates to later ops. This is the
+/// interpreter's side of model_abi.h's plumb_node_hook.
+using MutableNodeCallback =
+    llvm::function_ref<void(mlir::Operation *, std::vector<Tensor> &)>;
+
+/// runFunction with a hook that may change each op's results. The results
+/// the hook sees stay in place (same storage) until execution stops; `atEnd`
+/// is called then (after the last op, or at a failure) while they are still
+/// alive, so a hook may read them later than its own call until then.
+bool runFunctionWithHook(mlir::func::FuncOp func, llvm::ArrayRef<Tensor> inputs,
+                         std::vector<Tensor> &outputs, std::string &err,
+                         MutableNodeCallback hook,
+                         llvm::function_ref<void()> atEnd = nullptr);
+
+/// Executes one node of a function body on its own, including plumb.if
+/// (whose regions may read values defined outside it). `env` maps every
+/// value defined outside `op` that `op` reads (operands and values its
+/// regions capture) to its tensor. What a referee re-executes in a dispute.
+bool executeNode(mlir::Operation *op,
+                 const llvm::DenseMap<mlir::Value, const Tensor *> &env,
+                 std::vector<Tensor> &results, std::string &err);
 
 } // namespace exec
 } // namespace plumb

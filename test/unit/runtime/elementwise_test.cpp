@@ -126,9 +126,15 @@ TEST(Elementwise, UnaryHandValues) {
 
 TEST(Elementwise, TranscendentalsUseMathH) {
   auto v = randomFloats(4000, 7, -12, 12);
-  v.push_back(kNaNPayload);
-  v.push_back(fbits(0x00000123u)); // subnormal
-  v.push_back(-kInf);
+  // Specials inside SIMD blocks and in the tail.
+  const uint32_t specials[] = {0xFFC12345u, 0x00000123u, 0xFF800000u,
+                               0x7F800000u, 0x7F7FFFFFu, 0xFF7FFFFFu,
+                               0x80000000u, 0x00000000u, 0x42B20000u,
+                               0xC2CE0000u, 0x807FFFFFu};
+  for (size_t i = 0; i < sizeof(specials) / 4; ++i) {
+    v[i * 13 + 3] = fbits(specials[i]);
+    v.push_back(fbits(specials[i]));
+  }
   std::vector<float> y(v.size());
   struct Case {
     int op;
@@ -157,6 +163,52 @@ TEST(Elementwise, TranscendentalsUseMathH) {
   EXPECT_EQ(unary(PLUMB_RT_EXP, 1.0f), (float)std::exp(1.0));
   EXPECT_EQ(unary(PLUMB_RT_TANH, 0.5f), (float)std::tanh(0.5));
   EXPECT_NEAR(unary(PLUMB_RT_GELU, 1.0f), 0.8413447460685429, 1e-7);
+}
+
+TEST(Elementwise, RoundingSignActivations) {
+  struct {
+    float x, fl, ce, ro;
+  } r[] = {{2.5f, 2, 3, 2},      {3.5f, 3, 4, 4},     {-2.5f, -3, -2, -2},
+           {-0.3f, -1, -0.0f, -0.0f}, {0.5f, 0, 1, 0}, {-0.5f, -1, -0.0f, -0.0f},
+           {1.5f, 1, 2, 2},      {8388609.0f, 8388609.0f, 8388609.0f, 8388609.0f},
+           {-0.0f, -0.0f, -0.0f, -0.0f}, {0.49999997f, 0, 1, 0}, {-kInf, -kInf, -kInf, -kInf}};
+  for (auto &c : r) {
+    EXPECT_EQ(bits(unary(PLUMB_RT_FLOOR, c.x)), bits(c.fl)) << c.x;
+    EXPECT_EQ(bits(unary(PLUMB_RT_CEIL, c.x)), bits(c.ce)) << c.x;
+    EXPECT_EQ(bits(unary(PLUMB_RT_ROUND, c.x)), bits(c.ro)) << c.x;
+    EXPECT_EQ(bits(unary(PLUMB_RT_FLOOR, c.x)), bits(std::floor(c.x)));
+    EXPECT_EQ(bits(unary(PLUMB_RT_CEIL, c.x)), bits(std::ceil(c.x)));
+    EXPECT_EQ(bits(unary(PLUMB_RT_ROUND, c.x)), bits(std::nearbyint(c.x)));
+  }
+  // Exhaustive-ish comparison with libm (test only) on random values.
+  auto v = randomFloats(20000, 3, -100, 100);
+  for (float x : v) {
+    ASSERT_EQ(bits(unary(PLUMB_RT_FLOOR, x)), bits(std::floor(x)));
+    ASSERT_EQ(bits(unary(PLUMB_RT_ROUND, x)), bits(std::nearbyint(x)));
+  }
+  EXPECT_EQ(bits(unary(PLUMB_RT_ROUND, kNaNPayload)), PLUMB_CANONICAL_NAN_BITS);
+  EXPECT_EQ(unary(PLUMB_RT_SIGN, -3.0f), -1.0f);
+  EXPECT_EQ(unary(PLUMB_RT_SIGN, 1e-40f), 1.0f);
+  EXPECT_EQ(bits(unary(PLUMB_RT_SIGN, -0.0f)), 0x80000000u);
+  EXPECT_EQ(unary(PLUMB_RT_SOFTSIGN, 3.0f), 3.0f / 4.0f);
+  EXPECT_EQ(unary(PLUMB_RT_SOFTPLUS, 0.0f), plumb::rt::log(2.0f));
+  EXPECT_EQ(unary(PLUMB_RT_ELU, 2.0f, 0.7f), 2.0f);
+  EXPECT_EQ(unary(PLUMB_RT_ELU, -1.0f, 0.7f),
+            0.7f * (plumb::rt::exp(-1.0f) - 1.0f));
+  EXPECT_EQ(unary(PLUMB_RT_SELU, 2.0f, 1.67326f, 1.0507f), 1.0507f * 2.0f);
+  EXPECT_EQ(unary(PLUMB_RT_SELU, -1.0f, 1.67326f, 1.0507f),
+            1.0507f * ((1.67326f * plumb::rt::exp(-1.0f)) - 1.67326f));
+  EXPECT_NEAR(unary(PLUMB_RT_SOFTPLUS, 3.0f), std::log1p(std::exp(3.0)), 1e-6);
+  // PRelu with a per-channel slope broadcast over [2, 3, 2].
+  float x[12], slope[3] = {0.1f, 0.2f, 0.3f}, y[12];
+  for (int i = 0; i < 12; ++i)
+    x[i] = (float)(i - 6);
+  int64_t xs[] = {2, 3, 2}, ss[] = {3, 1};
+  ASSERT_EQ(plumb_rt_binary_f32(PLUMB_RT_PRELU, x, xs, 3, slope, ss, 2, y, xs,
+                                3),
+            0);
+  for (int i = 0; i < 12; ++i)
+    EXPECT_EQ(y[i], x[i] < 0 ? slope[(i / 2) % 3] * x[i] : x[i]) << i;
 }
 
 TEST(Elementwise, MaxMinSignedZeroAndNaN) {
@@ -274,6 +326,15 @@ TEST(Elementwise, IntegerSemantics) {
   EXPECT_EQ(bi(PLUMB_RT_POW, 2, -1), 0);
   EXPECT_EQ(bi(PLUMB_RT_MAX, -5, 3), 3);
   EXPECT_EQ(bi(PLUMB_RT_SUB, mn, 1), mx);
+  // ONNX Mod examples: fmod = 0 -> sign of divisor; fmod = 1 -> dividend.
+  const int64_t ma[] = {-4, 7, 5, 4, -7, 8}, mb[] = {2, -3, 8, -2, 3, -5};
+  const int64_t wmod[] = {0, -2, 5, 0, 2, -2}, wfmod[] = {0, 1, 5, 0, -1, 3};
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(bi(PLUMB_RT_MOD, ma[i], mb[i]), wmod[i]) << i;
+    EXPECT_EQ(bi(PLUMB_RT_FMOD, ma[i], mb[i]), wfmod[i]) << i;
+  }
+  EXPECT_EQ(bi(PLUMB_RT_MOD, 5, 0), 0);
+  EXPECT_EQ(bi(PLUMB_RT_MOD, mn, -1), 0);
   int32_t a32 = std::numeric_limits<int32_t>::max(), b32 = 1, y32;
   ASSERT_EQ(plumb_rt_binary_i32(PLUMB_RT_ADD, &a32, nullptr, 0, &b32, nullptr,
                                 0, &y32, nullptr, 0),

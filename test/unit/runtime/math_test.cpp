@@ -207,6 +207,8 @@ struct RangeCase {
   float lo, hi;
 };
 
+void PrintTo(const RangeCase &c, std::ostream *os) { *os << c.name; }
+
 class MathMpfrTest : public ::testing::TestWithParam<RangeCase> {};
 
 /// Bitwise equality with MPFR's correctly rounded result on 6000 inputs:
@@ -372,9 +374,10 @@ TEST(MathTest, ArrayKernelsMatchScalarAtAnyThreadCount) {
       k.k(inplace.data(), inplace.data(), n);
       ASSERT_EQ(0, std::memcmp(y.data(), ref.data(), n * sizeof(float))) << "threads " << t;
       ASSERT_EQ(0, std::memcmp(inplace.data(), ref.data(), n * sizeof(float)));
-      for (int64_t i = 0; i < n; ++i)
+      for (int64_t i = 0; i < n; ++i) {
         if (std::isnan(y[i]))
           ASSERT_EQ(bits(y[i]), kCanonNaN);
+      }
     }
   }
   for (int t : {1, 3}) {

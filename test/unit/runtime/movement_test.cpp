@@ -177,6 +177,22 @@ TEST(Movement, SliceNormalizeOnnxExamples) {
   const float want[] = {4, 3, 2, 1, 8, 7, 6, 5};
   for (int i = 0; i < 8; ++i)
     EXPECT_EQ(y[i], want[i]);
+  // Negative step with a start before the beginning: ONNX clamps starts to
+  // [0, dim - 1] -> one element (x[.., 0]).
+  int64_t s5[] = {-10}, e5[] = {-1000}, a5[] = {1}, p5[] = {-1};
+  ASSERT_EQ(plumb_rt_slice_normalize(shape.data(), 2, s5, e5, a5, p5, 1, st,
+                                     sp, os),
+            0);
+  EXPECT_EQ(os[1], 1);
+  EXPECT_EQ(st[1], 0);
+  // Negative step, start past the end clamps to dim - 1; end 1 excluded:
+  // indices 3, 2.
+  int64_t s6[] = {100}, e6[] = {1};
+  ASSERT_EQ(plumb_rt_slice_normalize(shape.data(), 2, s6, e6, a5, p5, 1, st,
+                                     sp, os),
+            0);
+  EXPECT_EQ(os[1], 2);
+  EXPECT_EQ(st[1], 3);
   // Empty result.
   int64_t s4[] = {3}, e4[] = {1}, a4[] = {1};
   ASSERT_EQ(plumb_rt_slice_normalize(shape.data(), 2, s4, e4, a4, nullptr, 1,

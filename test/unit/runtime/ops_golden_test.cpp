@@ -65,14 +65,15 @@ uint64_t hashElementwise() {
   for (size_t i = 0; i < sizeof(specials) / 4; ++i)
     std::memcpy(&x[i * 37], &specials[i], 4);
   std::vector<float> y(x.size());
-  for (int op = PLUMB_RT_NEG; op <= PLUMB_RT_IDENTITY; ++op) {
+  for (int op = PLUMB_RT_NEG; op <= PLUMB_RT_SELU; ++op) {
     plumb_rt_unary_f32(op, x.data(), y.data(), (int64_t)x.size(), 0.3f, 0.45f);
     h.add(y);
   }
   auto a = lcg(4 * 33 * 31, 2, 3.0f), b = lcg(33 * 1, 3, 3.0f);
   int64_t as[] = {4, 33, 31}, bs[] = {33, 1};
   std::vector<float> o(a.size());
-  for (int op = PLUMB_RT_ADD; op <= PLUMB_RT_MIN; ++op) {
+  for (int op : {PLUMB_RT_ADD, PLUMB_RT_SUB, PLUMB_RT_MUL, PLUMB_RT_DIV,
+                 PLUMB_RT_POW, PLUMB_RT_MAX, PLUMB_RT_MIN, PLUMB_RT_PRELU}) {
     plumb_rt_binary_f32(op, a.data(), as, 3, b.data(), bs, 2, o.data(), as, 3);
     h.add(o);
   }
@@ -198,7 +199,7 @@ struct Golden {
 };
 
 const Golden kGolden[] = {
-    {"elementwise", hashElementwise, 0x2f50e824c99ee5a3ull},
+    {"elementwise", hashElementwise, 0x276496f53bf5a3c2ull},
     {"reduce", hashReduce, 0xc8ed5d77cb053ed8ull},
     {"softmax_norm", hashSoftmaxNorm, 0xc332d0122778bc65ull},
     {"pool_resize", hashPoolResize, 0xdab3c049fe917b82ull},

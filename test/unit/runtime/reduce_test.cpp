@@ -321,7 +321,8 @@ TEST(Reduce, ThreadCountInvarianceAllSchedules) {
                {{300, 513}, {1}, 32},      // 8-chunk interleave
                {{1, 200000}, {1}, 64},     // chunk-parallel single output
                {{2, 100003}, {1}, 1000},   // chunk-parallel, partial chunk
-               {{40, 30, 20}, {0, 2}, 8}}; // offset-table path
+               {{40, 30, 20}, {0, 2}, 8},  // offset-table path
+               {{70000, 3}, {0}, 1}};      // many chunks: narrow lane tiles
   for (const C &c : cases) {
     int64_t total = 1;
     for (auto d : c.shape)

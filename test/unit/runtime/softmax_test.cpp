@@ -55,8 +55,9 @@ void refRow(const float *x, int64_t n, int64_t stride, bool log, int64_t block,
 TEST(Softmax, MatchesDocumentedSequenceAndFloat64) {
   struct C {
     int64_t outer, len, inner;
-  } cases[] = {{1, 10, 1},  {7, 33, 1},  {3, 5, 70},   {2, 129, 3},
-               {4, 1, 5},   {1, 1000, 1}, {5, 17, 64}, {2, 3, 130}};
+  } cases[] = {{1, 10, 1},  {11, 33, 1},  {3, 5, 70},   {2, 129, 3},
+               {4, 1, 5},   {1, 1000, 1}, {5, 17, 64}, {2, 3, 130},
+               {1, 7, 600}, {3, 5, 300}}; // lane-tiled (W = 256) path
   for (const C &c : cases) {
     auto x = randomFloats((size_t)(c.outer * c.len * c.inner), 5);
     std::vector<float> y(x.size()), r(x.size());
@@ -107,6 +108,20 @@ TEST(Softmax, AliasingSpecialValuesThreads) {
       std::vector<float> y(x.size());
       ASSERT_EQ(plumb_rt_softmax_f32(x.data(), y.data(), 6, 50, 9, lg, 8), 0);
       ASSERT_EQ(0, std::memcmp(y.data(), ref.data(), ref.size() * 4));
+    }
+  }
+  // Shapes whose lane tiling depends on the thread count (W = inner for one
+  // thread, 256-lane tiles for more): same bits.
+  auto z = randomFloats(3 * 11 * 600, 4);
+  for (int lg = 0; lg < 2; ++lg) {
+    plumb_rt_set_threads(1);
+    std::vector<float> r1(z.size()), rt(z.size());
+    ASSERT_EQ(plumb_rt_softmax_f32(z.data(), r1.data(), 3, 11, 600, lg, 4), 0);
+    for (int t : {2, 3, 4, 8}) {
+      plumb_rt_set_threads(t);
+      ASSERT_EQ(plumb_rt_softmax_f32(z.data(), rt.data(), 3, 11, 600, lg, 4),
+                0);
+      ASSERT_EQ(0, std::memcmp(r1.data(), rt.data(), r1.size() * 4));
     }
   }
   plumb_rt_set_threads(1);

@@ -78,8 +78,12 @@ PLUMB_INLINE float fromBits(uint32_t u) {
 PLUMB_INLINE bool isNaN(float x) { return x != x; }
 
 /// Canonicalises NaN to 0x7FC00000; every other value is returned unchanged.
+/// Decided on the integer bits: compilers treat NaN payloads as unspecified
+/// and may fold a float-level `x != x ? qnan : x` back to `x` (clang does).
 PLUMB_INLINE float canon(float x) {
-  return x != x ? fromBits(PLUMB_CANONICAL_NAN_BITS) : x;
+  uint32_t b = bitsOf(x);
+  return fromBits((b & 0x7FFFFFFFu) > 0x7F800000u ? PLUMB_CANONICAL_NAN_BITS
+                                                  : b);
 }
 
 PLUMB_INLINE float canonicalNaN() { return fromBits(PLUMB_CANONICAL_NAN_BITS); }
@@ -156,6 +160,23 @@ PLUMB_INLINE float minF(float a, float b) {
   return (a != a || b != b) ? canonicalNaN() : m;
 }
 
+/// Order keys: maxKey is strictly monotone in the Max order above (-0 < +0,
+/// every NaN above +inf), so an integer max fold of keys equals the Max fold
+/// of the floats; it vectorises where the float form does not. minKey maps
+/// NaN below -inf for Min folds.
+PLUMB_INLINE int32_t orderKey(float x) {
+  const int32_t s = (int32_t)bitsOf(x);
+  return s ^ ((s >> 31) & 0x7FFFFFFF);
+}
+PLUMB_INLINE int32_t maxKey(float x) { return x != x ? INT32_MAX : orderKey(x); }
+PLUMB_INLINE int32_t minKey(float x) { return x != x ? INT32_MIN : orderKey(x); }
+/// Inverse of max/minKey (the NaN keys give the canonical NaN).
+PLUMB_INLINE float fromKey(int32_t k) {
+  if (k == INT32_MAX || k == INT32_MIN)
+    return canonicalNaN();
+  return fromBits((uint32_t)(k ^ ((k >> 31) & 0x7FFFFFFF)));
+}
+
 PLUMB_INLINE float reluF(float x) {
   if (x != x)
     return canonicalNaN();
@@ -221,7 +242,7 @@ PLUMB_INLINE float eluF(float x, float alpha) {
     return x;
   float t = ::plumb::rt::exp(x);
   t = t - 1.0f;
-  return alpha * t;
+  return canon(alpha * t);
 }
 
 /// Selu(alpha, gamma): x > 0 ? gamma * x : gamma * ((alpha * exp(x)) - alpha).
@@ -395,8 +416,9 @@ int plumb_rt_not_bool(const uint8_t *x, uint8_t *y, int64_t n);
 /// Numpy-broadcast binary op. a has shape a_shape[0..a_rank), b likewise; the
 /// output shape out_shape[0..out_rank) must equal the broadcast shape (ranks
 /// right-aligned, every input dim equal to the output dim or 1). Ranks <= 8.
-/// Arithmetic ops (ADD..MIN) write `out` of the input type; comparison ops
-/// write uint8 0/1 to `out`. Returns PLUMB_RT_OK or an error code.
+/// Arithmetic ops (ADD..FMOD) write `out` of the input type; comparison ops
+/// write uint8 0/1 to `out`. `out` may alias an input of the full output
+/// shape. Returns PLUMB_RT_OK or an error code.
 int plumb_rt_binary_f32(int32_t op, const float *a, const int64_t *a_shape,
                         int32_t a_rank, const float *b, const int64_t *b_shape,
                         int32_t b_rank, void *out, const int64_t *out_shape,
@@ -426,7 +448,8 @@ int plumb_rt_where(const uint8_t *cond, const int64_t *c_shape, int32_t c_rank,
 /// Variadic Sum / Max / Min / Mean (op = ADD, MAX, MIN, or PLUMB_RT_MEAN) of
 /// `count` >= 1 broadcast inputs, folded strictly left to right:
 /// acc = in[0]; acc = op(acc, in[1]); ...; Mean then divides acc by (float)count.
-/// count == 1 copies (canonicalising NaN).
+/// count == 1 copies (canonicalising NaN). `out` may alias only an input of
+/// the full output shape at position 0.
 #define PLUMB_RT_MEAN 7
 int plumb_rt_variadic_f32(int32_t op, int32_t count, const float *const *inputs,
                           const int64_t *const *shapes, const int32_t *ranks,

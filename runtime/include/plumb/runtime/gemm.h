@@ -105,17 +105,17 @@ PLUMB_INLINE float gemmEpilogue(float dot, float alpha, float beta,
   return y;
 }
 
-/// Replaces any NaN by the canonical quiet NaN 0x7FC00000.
+/// Replaces any NaN by the canonical quiet NaN 0x7FC00000, deciding on the
+/// integer bits (compilers may fold a float-level NaN test away).
 PLUMB_INLINE float canonicalNaN(float x) {
-  if (x != x) {
-    union {
-      uint32_t u;
-      float f;
-    } v;
+  union {
+    uint32_t u;
+    float f;
+  } v;
+  v.f = x;
+  if ((v.u & 0x7FFFFFFFu) > 0x7F800000u)
     v.u = PLUMB_CANONICAL_NAN_BITS;
-    return v.f;
-  }
-  return x;
+  return v.f;
 }
 
 } // namespace rt

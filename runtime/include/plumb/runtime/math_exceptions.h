@@ -23,7 +23,12 @@
 #define PLUMB_MATH_EXP_EXCEPTIONS(X)
 
 // log: exhaustive check result in docs/math.md.
-#define PLUMB_MATH_LOG_EXCEPTIONS(X)
+#define PLUMB_MATH_LOG_EXCEPTIONS(X)                                           \
+  X(0x3C413D3Au, 0xC08E158Fu) /* log(0x1.827a74p-7) */                         \
+  X(0x41178FEBu, 0x400FE5E7u) /* log(0x1.2f1fd6p+3) */                         \
+  X(0x4C5D65A5u, 0x418F034Bu) /* log(0x1.bacb4ap+25) */                        \
+  X(0x65D890D3u, 0x4254D1F9u) /* log(0x1.b121a6p+76) */                        \
+  X(0x6F31A8ECu, 0x42845A89u) /* log(0x1.6351d8p+95) */
 
 // tanh: exhaustive check result in docs/math.md.
 #define PLUMB_MATH_TANH_EXCEPTIONS(X)

@@ -57,7 +57,9 @@ int plumb_rt_split(const void *x, const int64_t *shape, int32_t rank,
 /// Normalises ONNX Slice arguments (any of starts/ends negative or out of
 /// range, axes possibly negative, steps nonzero; steps may be null = all 1)
 /// into per-dim start/step/out_dim arrays of length rank (dims not named by
-/// axes get start 0, step 1, full length). Follows the ONNX clamping rules.
+/// axes get start 0, step 1, full length). Follows the ONNX clamping rules:
+/// negative starts/ends get dim added; step > 0 clamps both to [0, dim];
+/// step < 0 clamps starts to [0, dim - 1] and ends to [-1, dim - 1].
 /// Returns PLUMB_RT_OK or PLUMB_RT_EINVAL (step 0, bad axis, repeated axis).
 int plumb_rt_slice_normalize(const int64_t *shape, int32_t rank,
                              const int64_t *starts, const int64_t *ends,

@@ -1,0 +1,445 @@
+//===- PlumbCost.cpp - Op counts of the plumb ops (cost interface) --------===//
+//
+// Part of Plumb. getCounts() of every plumb op: the work the op's defined
+// operation sequence does, from static shapes and attributes only. One
+// function per op family; docs/gas.md states each formula. All arithmetic goes
+// through CheckedCount, so a count that does not fit in 64 bits fails.
+//
+// Conventions shared by every family:
+//  * bytes read = the bytes of every operand, each read once in full
+//    (constants included: a weight is paid for by the node that reads it;
+//    plumb.constant itself is not a node and counts nothing);
+//  * bytes written = the bytes of every result;
+//  * element sizes: f32 and i32 4 bytes, i64 8 bytes, i1 1 byte.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/Plumb/IR/PlumbOps.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace plumb;
+
+#include "dialects/Plumb/IR/PlumbInterfaces.cpp.inc"
+
+namespace {
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<ShapedType>(v.getType()).getShape();
+}
+
+CheckedCount product(ArrayRef<int64_t> dims) {
+  CheckedCount n(1);
+  for (int64_t d : dims)
+    n *= CheckedCount::fromDim(d);
+  return n;
+}
+
+CheckedCount elems(Value v) { return product(shapeOf(v)); }
+
+CheckedCount elemBytes(Type elt) {
+  unsigned bits = elt.getIntOrFloatBitWidth();
+  return CheckedCount(bits <= 8 ? 1 : (bits + 7) / 8);
+}
+
+CheckedCount bytes(Value v) {
+  return elems(v) * elemBytes(cast<ShapedType>(v.getType()).getElementType());
+}
+
+/// Accumulates the counts of one op; bytes are those of all operands and
+/// results unless the family says otherwise.
+struct Counter {
+  CheckedCount macs, elementwise, transcendental, compare, indexed, read,
+      written;
+
+  explicit Counter(Operation *op, bool io = true) {
+    if (!io)
+      return;
+    for (Value v : op->getOperands())
+      read += bytes(v);
+    for (Value v : op->getResults())
+      written += bytes(v);
+  }
+
+  FailureOr<OpCounts> finish() const {
+    if (macs.overflowed() || elementwise.overflowed() ||
+        transcendental.overflowed() || compare.overflowed() ||
+        indexed.overflowed() || read.overflowed() || written.overflowed())
+      return failure();
+    OpCounts c;
+    c.macs = macs.value();
+    c.elementwise = elementwise.value();
+    c.transcendental = transcendental.value();
+    c.compare = compare.value();
+    c.indexed = indexed.value();
+    c.bytesRead = read.value();
+    c.bytesWritten = written.value();
+    return c;
+  }
+};
+
+/// Elementwise families: `e` simple operations, `t` transcendental
+/// evaluations and `k` compare steps per result element (of result 0).
+FailureOr<OpCounts> perOutputElement(Operation *op, uint64_t e, uint64_t t,
+                                     uint64_t k = 0) {
+  Counter c(op);
+  CheckedCount n = elems(op->getResult(0));
+  c.elementwise = n * e;
+  c.transcendental = n * t;
+  c.compare = n * k;
+  return c.finish();
+}
+
+/// Contiguous data movement (runs of elements copied): bytes only.
+FailureOr<OpCounts> movement(Operation *op) { return Counter(op).finish(); }
+
+/// Indexed data movement: every result element is read through its own
+/// computed index.
+FailureOr<OpCounts> indexedMovement(Operation *op) {
+  Counter c(op);
+  for (Value v : op->getResults())
+    c.indexed += elems(v);
+  return c.finish();
+}
+
+/// One reduction step per input element (an add, or a NaN-aware compare
+/// step for max/min/argmax), plus `perOut` operations per result element
+/// (the division of a mean).
+FailureOr<OpCounts> reduction(Operation *op, uint64_t perOut,
+                              bool compare = false) {
+  Counter c(op);
+  (compare ? c.compare : c.elementwise) = elems(op->getOperand(0));
+  c.elementwise += elems(op->getResult(0)) * CheckedCount(perOut);
+  return c.finish();
+}
+
+/// Product of the dimensions from `from` on.
+CheckedCount tail(ArrayRef<int64_t> s, size_t from) {
+  return from >= s.size() ? CheckedCount(1) : product(s.drop_front(from));
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Not nodes: constants and terminators
+//===----------------------------------------------------------------------===//
+
+FailureOr<OpCounts> ConstantOp::getCounts() { return OpCounts(); }
+FailureOr<OpCounts> YieldOp::getCounts() { return OpCounts(); }
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+#define PLUMB_ELEMENTWISE_COST(OP, ...)                                        \
+  FailureOr<OpCounts> OP::getCounts() {                                        \
+    return perOutputElement(getOperation(), __VA_ARGS__);                      \
+  }
+
+// Unary: one operation per element; Plumb's own math counts as one
+// transcendental evaluation (gelu and sigmoid are single correctly rounded
+// functions); hard_sigmoid is mul, add, max, min; leaky_relu compare and mul;
+// clip is two NaN-aware compare steps (max then min).
+PLUMB_ELEMENTWISE_COST(NegOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(AbsOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(ReciprocalOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(SqrtOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(ReluOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(NotOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(ExpOp, 0, 1)
+PLUMB_ELEMENTWISE_COST(LogOp, 0, 1)
+PLUMB_ELEMENTWISE_COST(TanhOp, 0, 1)
+PLUMB_ELEMENTWISE_COST(SigmoidOp, 0, 1)
+PLUMB_ELEMENTWISE_COST(ErfOp, 0, 1)
+PLUMB_ELEMENTWISE_COST(GeluOp, 0, 1)
+PLUMB_ELEMENTWISE_COST(HardSigmoidOp, 4, 0)
+PLUMB_ELEMENTWISE_COST(LeakyReluOp, 2, 0)
+PLUMB_ELEMENTWISE_COST(ClipOp, 0, 0, 2)
+
+// Binary with broadcasting: one operation per result element.
+PLUMB_ELEMENTWISE_COST(AddOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(SubOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(MulOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(DivOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(PowOp, 0, 1)
+PLUMB_ELEMENTWISE_COST(EqualOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(LessOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(LessOrEqualOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(GreaterOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(GreaterOrEqualOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(AndOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(OrOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(WhereOp, 1, 0)
+PLUMB_ELEMENTWISE_COST(CastOp, 1, 0)
+
+#undef PLUMB_ELEMENTWISE_COST
+
+/// Variadic sum/max/min: n inputs combine left to right, n - 1 additions (or
+/// NaN-aware compare steps) per result element (one input is a copy).
+static FailureOr<OpCounts> variadic(Operation *op, bool compare) {
+  uint64_t n = op->getNumOperands(), steps = n ? n - 1 : 0;
+  return perOutputElement(op, compare ? 0 : steps, 0, compare ? steps : 0);
+}
+FailureOr<OpCounts> SumOp::getCounts() {
+  return variadic(getOperation(), false);
+}
+FailureOr<OpCounts> MaxOp::getCounts() {
+  return variadic(getOperation(), true);
+}
+FailureOr<OpCounts> MinOp::getCounts() {
+  return variadic(getOperation(), true);
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+/// matmul: every result element is a K-term dot product (K = the last
+/// dimension of lhs, also for a promoted 1-D lhs).
+FailureOr<OpCounts> MatMulOp::getCounts() {
+  Counter c(getOperation());
+  ArrayRef<int64_t> a = shapeOf(getLhs());
+  c.macs = elems(getOutput()) * CheckedCount::fromDim(a.empty() ? 1 : a.back());
+  return c.finish();
+}
+
+/// gemm: M*N K-term dot products, then alpha * t (if alpha != 1), and
+/// t + beta * c (one add, one more multiply if beta != 1).
+FailureOr<OpCounts> GemmOp::getCounts() {
+  Counter c(getOperation());
+  ArrayRef<int64_t> a = shapeOf(getA());
+  CheckedCount out = elems(getOutput());
+  c.macs = out * CheckedCount::fromDim(getTransA() ? a[0] : a[1]);
+  uint64_t e = getAlpha().convertToFloat() != 1.0f ? 1 : 0;
+  if (getC())
+    e += getBeta().convertToFloat() != 1.0f ? 2 : 1;
+  c.elementwise = out * CheckedCount(e);
+  return c.finish();
+}
+
+/// conv: every result element reduces over Cin/group x kernel terms (padded
+/// positions are terms too); the bias is one add per result element.
+FailureOr<OpCounts> ConvOp::getCounts() {
+  Counter c(getOperation());
+  CheckedCount out = elems(getOutput());
+  c.macs = out * tail(shapeOf(getWeight()), 1);
+  if (getBias())
+    c.elementwise = out;
+  return c.finish();
+}
+
+/// conv_transpose: every input element meets Cout/group x kernel weights
+/// (W is [Cin, Cout/group, k...]); bias as for conv.
+FailureOr<OpCounts> ConvTransposeOp::getCounts() {
+  Counter c(getOperation());
+  c.macs = elems(getInput()) * tail(shapeOf(getWeight()), 1);
+  if (getBias())
+    c.elementwise = elems(getOutput());
+  return c.finish();
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling and normalisation
+//===----------------------------------------------------------------------===//
+
+/// Windowed pooling: every window position of every result element (the
+/// whole window counts, padding included) is an indexed read and one
+/// compare step (max) or one add (average); average adds one division per
+/// result element.
+FailureOr<OpCounts> MaxPoolOp::getCounts() {
+  Counter c(getOperation());
+  CheckedCount taps = elems(getOutput()) * product(getKernelShape());
+  c.compare = taps;
+  c.indexed = taps;
+  return c.finish();
+}
+FailureOr<OpCounts> AveragePoolOp::getCounts() {
+  Counter c(getOperation());
+  CheckedCount out = elems(getOutput());
+  CheckedCount taps = out * product(getKernelShape());
+  c.elementwise = taps + out;
+  c.indexed = taps;
+  return c.finish();
+}
+FailureOr<OpCounts> GlobalAveragePoolOp::getCounts() {
+  return reduction(getOperation(), 1);
+}
+FailureOr<OpCounts> GlobalMaxPoolOp::getCounts() {
+  return reduction(getOperation(), 0, /*compare=*/true);
+}
+
+/// batch_norm: per channel sqrt(var + eps) (2), per element sub, div, mul,
+/// add (4).
+FailureOr<OpCounts> BatchNormOp::getCounts() {
+  Counter c(getOperation());
+  ArrayRef<int64_t> x = shapeOf(getInput());
+  CheckedCount channels = CheckedCount::fromDim(x.size() > 1 ? x[1] : 1);
+  c.elementwise = elems(getOutput()) * CheckedCount(4) + channels * 2;
+  return c.finish();
+}
+
+/// layer_norm over rows of D elements: per element one sum step, one
+/// subtraction, one square-accumulate (a MAC), one division, one multiply
+/// and (with bias) one add; per row two divisions, one add and one sqrt.
+FailureOr<OpCounts> LayerNormOp::getCounts() {
+  Counter c(getOperation());
+  ArrayRef<int64_t> x = shapeOf(getInput());
+  int64_t axis = std::min<int64_t>(std::max<int64_t>(getAxis(), 0), x.size());
+  CheckedCount rows = product(x.take_front(axis));
+  CheckedCount n = elems(getInput());
+  c.macs = n;
+  c.elementwise = n * CheckedCount(getBias() ? 5 : 4) + rows * 4;
+  return c.finish();
+}
+
+/// softmax: per element a max step (compare), subtraction, exp, sum step,
+/// division. log_softmax: max step, subtraction, exp, sum step, subtraction,
+/// plus one log per row.
+static FailureOr<OpCounts> softmaxFamily(Operation *op, int64_t axis,
+                                         bool logRows) {
+  Counter c(op);
+  ArrayRef<int64_t> x = shapeOf(op->getOperand(0));
+  CheckedCount n = elems(op->getOperand(0));
+  c.compare = n;
+  c.elementwise = n * CheckedCount(3);
+  c.transcendental = n;
+  if (logRows && axis >= 0 && axis < (int64_t)x.size())
+    c.transcendental += product(x.take_front(axis)) * tail(x, axis + 1);
+  return c.finish();
+}
+FailureOr<OpCounts> SoftmaxOp::getCounts() {
+  return softmaxFamily(getOperation(), getAxis(), false);
+}
+FailureOr<OpCounts> LogSoftmaxOp::getCounts() {
+  return softmaxFamily(getOperation(), getAxis(), true);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+FailureOr<OpCounts> ReduceSumOp::getCounts() {
+  return reduction(getOperation(), 0);
+}
+FailureOr<OpCounts> ReduceMeanOp::getCounts() {
+  return reduction(getOperation(), 1);
+}
+FailureOr<OpCounts> ReduceProdOp::getCounts() {
+  return reduction(getOperation(), 0);
+}
+FailureOr<OpCounts> ReduceMaxOp::getCounts() {
+  return reduction(getOperation(), 0, /*compare=*/true);
+}
+FailureOr<OpCounts> ReduceMinOp::getCounts() {
+  return reduction(getOperation(), 0, /*compare=*/true);
+}
+FailureOr<OpCounts> ArgMaxOp::getCounts() {
+  return reduction(getOperation(), 0, /*compare=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement: bits are moved, no arithmetic
+//===----------------------------------------------------------------------===//
+
+// Contiguous runs: reshape, concat, split, expand and tile copy runs of
+// consecutive elements.
+FailureOr<OpCounts> ReshapeOp::getCounts() { return movement(getOperation()); }
+FailureOr<OpCounts> ConcatOp::getCounts() { return movement(getOperation()); }
+FailureOr<OpCounts> SplitOp::getCounts() { return movement(getOperation()); }
+FailureOr<OpCounts> ExpandOp::getCounts() { return movement(getOperation()); }
+FailureOr<OpCounts> TileOp::getCounts() { return movement(getOperation()); }
+// Indexed: every result element of transpose, slice, gather and pad has its
+// own source index.
+FailureOr<OpCounts> TransposeOp::getCounts() {
+  return indexedMovement(getOperation());
+}
+FailureOr<OpCounts> SliceOp::getCounts() {
+  return indexedMovement(getOperation());
+}
+FailureOr<OpCounts> GatherOp::getCounts() {
+  return indexedMovement(getOperation());
+}
+FailureOr<OpCounts> PadOp::getCounts() {
+  return indexedMovement(getOperation());
+}
+
+/// resize: nearest reads one tap per result element; linear reads 2^d taps
+/// over the d dimensions whose size changes and combines them separably:
+/// 2^d - 1 combinations of two products and one sum per result element.
+FailureOr<OpCounts> ResizeOp::getCounts() {
+  Counter c(getOperation());
+  CheckedCount out = elems(getOutput());
+  if (getMode() != "linear") {
+    c.indexed = out;
+    return c.finish();
+  }
+  ArrayRef<int64_t> in = shapeOf(getInput()), outShape = shapeOf(getOutput());
+  uint64_t d = 0;
+  for (auto [a, b] : llvm::zip(in, outShape))
+    d += a != b;
+  if (d >= 62)
+    return failure();
+  c.indexed = out * CheckedCount(uint64_t(1) << d);
+  c.elementwise = out * CheckedCount(((uint64_t(1) << d) - 1) * 3);
+  return c.finish();
+}
+
+//===----------------------------------------------------------------------===//
+// Recurrent networks
+//===----------------------------------------------------------------------===//
+
+/// Steps x batch x directions, the units every gate computation runs over.
+static CheckedCount rnnSteps(Value x, Value w) {
+  ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w);
+  return CheckedCount::fromDim(xs[0]) * CheckedCount::fromDim(xs[1]) *
+         CheckedCount::fromDim(ws[0]);
+}
+
+/// lstm, per step, batch row, direction and hidden unit: 4 gates of
+/// (input + H)-term dot products; 3 adds per gate (x.W + h.R + Wb + Rb);
+/// c' = f*c + i*g (3); h' = o*tanh(c') (1); peepholes 2 per gate for i, f,
+/// o; clip 2 compare steps per gate; 5 transcendental (3 sigmoid, 2 tanh).
+FailureOr<OpCounts> LSTMOp::getCounts() {
+  Counter c(getOperation());
+  CheckedCount units =
+      rnnSteps(getX(), getW()) * CheckedCount::fromDim(getHiddenSize());
+  ArrayRef<int64_t> xs = shapeOf(getX());
+  CheckedCount k =
+      CheckedCount::fromDim(xs[2]) + CheckedCount::fromDim(getHiddenSize());
+  c.macs = units * CheckedCount(4) * k;
+  uint64_t e = 12 + 3 + 1 + (getP() ? 6 : 0);
+  c.elementwise = units * CheckedCount(e);
+  c.compare = units * CheckedCount(getClip() ? 8 : 0);
+  c.transcendental = units * CheckedCount(5);
+  return c.finish();
+}
+
+/// gru, per step, batch row, direction and hidden unit: 3 gates of
+/// (input + H)-term dot products; 3 adds per gate; the reset product (1);
+/// h' = (1 - z)*n + z*h (4); clip 2 compare steps per gate; 3 transcendental
+/// (2 sigmoid, 1 tanh).
+FailureOr<OpCounts> GRUOp::getCounts() {
+  Counter c(getOperation());
+  CheckedCount units =
+      rnnSteps(getX(), getW()) * CheckedCount::fromDim(getHiddenSize());
+  ArrayRef<int64_t> xs = shapeOf(getX());
+  CheckedCount k =
+      CheckedCount::fromDim(xs[2]) + CheckedCount::fromDim(getHiddenSize());
+  c.macs = units * CheckedCount(3) * k;
+  c.elementwise = units * CheckedCount(14);
+  c.compare = units * CheckedCount(getClip() ? 6 : 0);
+  c.transcendental = units * CheckedCount(3);
+  return c.finish();
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+/// plumb.if reads its condition; its branches are priced by computeGas (the
+/// dearer of the two), since "dearer" needs a schedule.
+FailureOr<OpCounts> IfOp::getCounts() {
+  Counter c(getOperation(), /*io=*/false);
+  c.read = bytes(getCond());
+  return c.finish();
+}

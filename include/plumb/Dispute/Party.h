@@ -1,0 +1,77 @@
+//===- include/plumb/Dispute/Party.h - A party answering from a trace -*- C++ -*-===//
+//
+// Part of Plumb. A dispute party that answers the referee from its trace
+// folder (`plumb serve-trace`): its commitment, node hashes with Merkle
+// proofs, and kept tensors. For the adversarial suite it can misbehave on
+// purpose (testing aids, docs/dispute.md): lie about a hash, forge a proof,
+// send tensors that do not match, or fall silent.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLUMB_DISPUTE_PARTY_H
+#define PLUMB_DISPUTE_PARTY_H
+
+#include "plumb/Dispute/Protocol.h"
+#include "plumb/Trace/Trace.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace plumb {
+namespace dispute {
+
+struct Behaviour {
+  /// lie-hash=K: claim a different hash for node K's first result and commit
+  /// to the root that follows (a consistent liar).
+  int64_t lieHash = -1;
+  /// inconsistent-hash=K: claim a node hash for K that is not the
+  /// combination of its result hashes.
+  int64_t inconsistentHash = -1;
+  /// forge-proof=N: corrupt the Merkle proof of the N-th node answer
+  /// (1-based; "forge-proof" alone means 1).
+  int64_t forgeProof = 0;
+  /// bad-tensors: flip a bit of every tensor sent.
+  bool badTensors = false;
+  /// silent-after=N: answer the first N requests, then nothing.
+  int64_t silentAfter = -1;
+};
+
+/// Parses one --behave value and adds it to `b`.
+bool parseBehaviour(const std::string &spec, Behaviour &b, std::string &err);
+
+class TraceParty : public Responder {
+public:
+  /// Reads and checks the trace in `dir`.
+  static std::unique_ptr<TraceParty> open(const std::string &dir,
+                                          const Behaviour &b,
+                                          std::string &err);
+  bool respond(const std::string &request, std::string &reply,
+               std::string &attachment) override;
+  /// True once the referee said "end".
+  bool finished() const { return done; }
+
+private:
+  TraceParty() = default;
+  std::string errorReply(const std::string &msg);
+  std::string answerNode(const llvm::json::Object &req);
+  std::string answerTensors(const llvm::json::Object &req,
+                            std::string &attachment);
+
+  std::string dir;
+  trace::Trace t;
+  Behaviour b;
+  std::vector<Digest> leaves; // node hashes as this party claims them
+  Digest root{};
+  int64_t requests = 0;
+  int64_t nodeAnswers = 0;
+  bool done = false;
+};
+
+/// Answers requests read line by line from `in` on `out` until end of input
+/// or the referee's "end". Returns the exit status.
+int serveParty(TraceParty &party, FILE *in, FILE *out);
+
+} // namespace dispute
+} // namespace plumb
+
+#endif // PLUMB_DISPUTE_PARTY_H

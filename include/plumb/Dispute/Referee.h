@@ -1,0 +1,112 @@
+//===- include/plumb/Dispute/Referee.h - Refereed delegation --*- C++ -*-===//
+//
+// Part of Plumb. The referee of a dispute between two parties that ran the
+// same canonical module on the same inputs and committed to different trace
+// roots (docs/dispute.md): it finds the first node whose output they disagree
+// on by descending their Merkle trees (ceil(log2 n) rounds plus one), has a
+// party supply that node's input tensors (checked against the agreed
+// hashes), re-executes that one node with the reference kernels and says who
+// computed it wrongly. It never runs the model.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLUMB_DISPUTE_REFEREE_H
+#define PLUMB_DISPUTE_REFEREE_H
+
+#include "plumb/Dispute/Protocol.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plumb {
+namespace dispute {
+
+struct RefereeOptions {
+  /// How long a party may take to answer one request.
+  int roundTimeoutMs = 20000;
+  /// Input hashes the referee knows independently (from input files), by
+  /// input position; a party that commits to other inputs loses. Inputs
+  /// bound in the IR (plumb.bound_value) are always known.
+  std::vector<std::optional<Digest>> knownInputs;
+};
+
+struct PartyReport {
+  std::string name;
+  bool lost = false;
+  std::string reason;
+  bool committed = false;
+  Digest root{};
+  double runMs = 0; // from its commitment (informational)
+  bool hasClaim = false;
+  Digest claim{};
+  std::vector<Digest> claimResults;
+  uint64_t bytesSent = 0;     // referee to party
+  uint64_t bytesReceived = 0; // party to referee
+};
+
+struct DisputeResult {
+  /// Set when no dispute could be held (e.g. the parties ran different
+  /// inputs and the referee cannot tell which); nobody is blamed.
+  std::string error;
+  bool rootsAgree = false;
+  int64_t firstDivergent = -1;
+  Digest nodeId{};
+  std::string op;
+  /// Bisection rounds (Merkle descent plus the final node query).
+  int rounds = 0;
+  /// Requests sent to the parties, all phases.
+  int messages = 0;
+  uint64_t bytes = 0;
+  /// Nodes the referee executed (1 once the node is found and a party
+  /// supplied its inputs; 0 otherwise).
+  int executedNodes = 0;
+  /// The party whose tensors the referee used.
+  std::string supplier;
+  bool haveReference = false;
+  Digest reference{};
+  std::vector<Digest> referenceResults;
+  /// The referee's own time (waiting on parties excluded), the time of the
+  /// one node execution, and the wall time of the whole protocol.
+  double refereeMs = 0;
+  double nodeExecMs = 0;
+  double wallMs = 0;
+  PartyReport parties[2];
+  /// What happened, one line per step (the evidence).
+  std::vector<std::string> log;
+
+  /// "A", "B", "both" or "none" (by party names).
+  std::string loser() const;
+};
+
+class Referee {
+public:
+  /// `module` is the referee's own canonical module (plumb-canonicalize).
+  explicit Referee(mlir::ModuleOp module);
+
+  /// Holds the dispute between parties named `names` on `a` and `b`.
+  DisputeResult run(Channel &a, Channel &b, const std::string names[2],
+                    const RefereeOptions &opts);
+
+  int64_t numNodes() const { return (int64_t)nodes.size(); }
+  const Digest &graphHash() const { return graph; }
+
+private:
+  mlir::ModuleOp module;
+  mlir::func::FuncOp main;
+  std::vector<mlir::Operation *> nodes;
+  std::vector<Digest> nodeIds;
+  Digest graph{};
+  std::string contract;
+};
+
+/// The values defined outside `op` that it reads: its operands, then values
+/// its regions capture, each once, in first-use order.
+std::vector<mlir::Value> externalValues(mlir::Operation *op);
+
+} // namespace dispute
+} // namespace plumb
+
+#endif // PLUMB_DISPUTE_REFEREE_H

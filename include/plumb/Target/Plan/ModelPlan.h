@@ -1,0 +1,134 @@
+//===- include/plumb/Target/Plan/ModelPlan.h - Compile-time plan -*- C++ -*-===//
+//
+// Part of Plumb. Everything the code generators fix at compile time, shared
+// by the C++ and CUDA emitters and by the bundle:
+//
+//  * the weight image: every constant of @main (regions included) at a
+//    64-byte aligned offset of weights.bin, identical contents stored once;
+//  * the memory plan: where every value lives (a graph input, a weight, an
+//    output buffer, or an offset into one arena), computed from liveness so
+//    buffers are reused, with reshapes aliasing their operand where that
+//    cannot be observed;
+//  * per-node scratch buffers.
+//
+// The plan depends only on the module (types, attributes, constant bytes),
+// never on the machine, so emitted sources are identical everywhere.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLUMB_TARGET_PLAN_MODELPLAN_H
+#define PLUMB_TARGET_PLAN_MODELPLAN_H
+
+#include "plumb/Interpreter/Tensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace plumb {
+namespace target {
+
+/// Alignment of weights and arena buffers (a cache line; AVX-512 friendly).
+constexpr int64_t kPlanAlignment = 64;
+
+/// One stored blob of weights.bin.
+struct WeightEntry {
+  int64_t offset = 0;
+  int64_t bytes = 0;
+  /// The dense_resource keys of the constants stored here (first use
+  /// first); empty when every constant stored here is inline in the IR.
+  std::vector<std::string> resources;
+  /// A constant whose bits are stored here (the first in walk order).
+  mlir::Operation *source = nullptr;
+  /// float32 data with a NaN other than 0x7FC00000: kernels must see a
+  /// canonicalised copy (the interpreter canonicalises every result).
+  bool needsCanonicalCopy = false;
+};
+
+enum class StorageKind { Input, Weight, Arena, Output };
+
+/// Where the bytes of a value live.
+struct Storage {
+  StorageKind kind = StorageKind::Arena;
+  int64_t index = 0;  // input number, weight entry or output number
+  int64_t offset = 0; // arena offset (Arena only)
+};
+
+struct ValueInfo {
+  exec::ElemType type = exec::ElemType::F32;
+  std::vector<int64_t> shape;
+  int64_t bytes = 0;
+  Storage storage;
+  /// A reshape whose result shares its operand's buffer.
+  bool aliased = false;
+};
+
+struct ModelPlan {
+  mlir::func::FuncOp main;
+  std::vector<WeightEntry> weights;
+  int64_t weightsBytes = 0;
+  /// Every SSA value of @main and its regions (block arguments included).
+  llvm::DenseMap<mlir::Value, ValueInfo> values;
+  /// The top-level nodes in canonical order (graphNodes).
+  std::vector<mlir::Operation *> nodes;
+  /// Arena offsets of each op's scratch buffers (ops inside regions too).
+  llvm::DenseMap<mlir::Operation *, std::vector<int64_t>> scratch;
+  /// Arena offset of the canonicalised copy of each float32 input (-1:
+  /// none); for a device-resident plan, of every used input's device copy.
+  std::vector<int64_t> inputCanonicalSlot;
+  /// Arena offset of the canonicalised copy of a weight entry (-1: none).
+  std::vector<int64_t> weightCanonicalSlot;
+  int64_t arenaBytes = 0;
+  /// Number of values that share an arena buffer with another (statistic).
+  int64_t reusedBuffers = 0;
+  /// Sum of the sizes of all arena values (what no reuse would need).
+  int64_t unplannedBytes = 0;
+
+  const ValueInfo &info(mlir::Value v) const { return values.find(v)->second; }
+  /// The weight entry of a constant op.
+  llvm::DenseMap<mlir::Operation *, int64_t> constantEntry;
+};
+
+/// Conv geometry as runtime/src/conv.cpp sees it (1-D convs as 2-D with
+/// H = KH = OH = 1).
+struct ConvGeometry {
+  int64_t N, Cin, H, W, Cout, KH, KW, OH, OW, group;
+  int64_t strideH, strideW, dilationH, dilationW, padTop, padLeft;
+  int64_t padBottom, padRight;
+};
+/// The geometry of a plumb.conv with 1 or 2 spatial dimensions.
+bool convGeometry(mlir::Operation *op, ConvGeometry &g);
+/// Bytes of the column matrix of one (image, group) when the emitted code
+/// builds it itself and calls the GEMM (what plumb_rt_conv2d does inside);
+/// 0 when the conv kernel is called instead (1x1 direct convs, one output
+/// channel per group, or an empty output).
+int64_t convColumnBytes(mlir::Operation *op);
+
+/// Scratch buffer sizes (bytes) an op needs beside its operands and results.
+std::vector<int64_t> scratchBytesOf(mlir::Operation *op);
+
+struct PlanOptions {
+  /// For devices: graph inputs are copied into the arena and every output
+  /// is computed there (the host copies them back), so no value lives in
+  /// caller memory.
+  bool deviceResident = false;
+};
+
+/// Builds the plan of `module`'s @main. Fails on a value whose type is not a
+/// static tensor of f32/i64/i32/i1, or a constant whose bits cannot be read.
+llvm::Expected<ModelPlan> planModel(mlir::ModuleOp module,
+                                    PlanOptions options = {});
+
+/// Appends the bits of a weight entry (runtime layout: bool as one byte).
+llvm::Error appendWeightBytes(const WeightEntry &entry, std::string &out);
+
+/// The whole weight image: every entry at its offset, zero padding between.
+llvm::Error buildWeightImage(const ModelPlan &plan, std::string &out);
+
+} // namespace target
+} // namespace plumb
+
+#endif // PLUMB_TARGET_PLAN_MODELPLAN_H

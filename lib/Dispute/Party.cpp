@@ -1,0 +1,228 @@
+//===- lib/Dispute/Party.cpp - A party answering from a trace -------------===//
+//
+// Part of Plumb. See include/plumb/Dispute/Party.h and docs/dispute.md.
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/Dispute/Party.h"
+
+#include "plumb/Trace/TraceRecorder.h"
+
+#include <cstring>
+
+namespace plumb {
+namespace dispute {
+
+bool parseBehaviour(const std::string &spec, Behaviour &b, std::string &err) {
+  size_t eq = spec.find('=');
+  std::string key = spec.substr(0, eq);
+  std::string val = eq == std::string::npos ? "" : spec.substr(eq + 1);
+  auto number = [&](int64_t &out, int64_t min) {
+    char *end = nullptr;
+    long long v = val.empty() ? -1 : std::strtoll(val.c_str(), &end, 10);
+    if (val.empty() || *end || v < min) {
+      err = "--behave " + key + " needs a number >= " + std::to_string(min) +
+            ", got '" + spec + "'";
+      return false;
+    }
+    out = v;
+    return true;
+  };
+  if (key == "lie-hash")
+    return number(b.lieHash, 0);
+  if (key == "inconsistent-hash")
+    return number(b.inconsistentHash, 0);
+  if (key == "forge-proof") {
+    if (eq == std::string::npos) {
+      b.forgeProof = 1;
+      return true;
+    }
+    return number(b.forgeProof, 1);
+  }
+  if (key == "silent-after")
+    return number(b.silentAfter, 0);
+  if (key == "bad-tensors" && eq == std::string::npos) {
+    b.badTensors = true;
+    return true;
+  }
+  err = "unknown behaviour '" + spec +
+        "' (lie-hash=K, inconsistent-hash=K, forge-proof[=N], bad-tensors, "
+        "silent-after=N)";
+  return false;
+}
+
+std::unique_ptr<TraceParty> TraceParty::open(const std::string &dir,
+                                             const Behaviour &b,
+                                             std::string &err) {
+  std::unique_ptr<TraceParty> p(new TraceParty());
+  p->dir = dir;
+  p->b = b;
+  if (!trace::readTrace(dir, p->t, err))
+    return nullptr;
+  int64_t n = (int64_t)p->t.nodes.size();
+  for (int64_t k : {b.lieHash, b.inconsistentHash})
+    if (k >= n) {
+      err = "--behave names node " + std::to_string(k) + " but the trace has " +
+            std::to_string(n) + " nodes";
+      return nullptr;
+    }
+  if (b.lieHash >= 0) {
+    // A consistent lie: a different first result hash, and every hash above
+    // it recomputed.
+    trace::NodeRecord &node = p->t.nodes[b.lieHash];
+    Digest &h = node.results[0];
+    h = sha256(h.data(), h.size());
+    node.hash = trace::nodeHash(node.results);
+  }
+  p->leaves = p->t.nodeHashes();
+  if (b.inconsistentHash >= 0) {
+    Digest &h = p->leaves[b.inconsistentHash];
+    h = sha256(h.data(), h.size());
+  }
+  p->root = merkleRoot(p->leaves);
+  return p;
+}
+
+std::string TraceParty::errorReply(const std::string &msg) {
+  llvm::json::Object r = makeMessage("error");
+  r["message"] = msg;
+  return serialize(r);
+}
+
+bool TraceParty::respond(const std::string &request, std::string &reply,
+                         std::string &attachment) {
+  ++requests;
+  attachment.clear();
+  llvm::json::Object req;
+  std::string type, err;
+  if (!parseMessage(request, req, type, err)) {
+    reply = errorReply("bad request: " + err);
+    return true;
+  }
+  if (type == "end") {
+    done = true;
+    return false;
+  }
+  if (b.silentAfter >= 0 && requests > b.silentAfter)
+    return false;
+  if (type == "commit_request") {
+    llvm::json::Object r = makeMessage("commit");
+    r["trace_version"] = t.version;
+    r["contract"] = t.contract;
+    r["graph_hash"] = toHex(t.graphHash);
+    r["input_hashes"] = digestsToJson(t.inputHashes());
+    r["num_nodes"] = (int64_t)leaves.size();
+    r["root"] = toHex(root);
+    r["run_id"] = toHex(trace::runIdentity(t.graphHash, t.inputHashes(),
+                                           leaves.size(), root));
+    r["run_ms"] = t.runMs;
+    reply = serialize(r);
+    return true;
+  }
+  if (type == "query_node") {
+    reply = answerNode(req);
+    return true;
+  }
+  if (type == "query_tensors") {
+    reply = answerTensors(req, attachment);
+    return true;
+  }
+  reply = errorReply("unknown request type '" + type + "'");
+  return true;
+}
+
+std::string TraceParty::answerNode(const llvm::json::Object &req) {
+  auto index = req.getInteger("index");
+  if (!index || *index < 0 || *index >= (int64_t)leaves.size())
+    return errorReply("query_node needs an 'index' from 0 to " +
+                      std::to_string(leaves.size() - 1));
+  ++nodeAnswers;
+  std::vector<Digest> proof = merkleProof(leaves, (size_t)*index);
+  if (b.forgeProof && nodeAnswers == b.forgeProof) {
+    if (proof.empty())
+      proof.push_back(sha256("forged", 6));
+    else
+      proof[0][0] ^= 1;
+  }
+  llvm::json::Object r = makeMessage("node");
+  r["index"] = *index;
+  r["node_hash"] = toHex(leaves[*index]);
+  r["result_hashes"] = digestsToJson(t.nodes[*index].results);
+  r["proof"] = digestsToJson(proof);
+  return serialize(r);
+}
+
+std::string TraceParty::answerTensors(const llvm::json::Object &req,
+                                      std::string &attachment) {
+  const llvm::json::Array *items = req.getArray("items");
+  if (!items)
+    return errorReply("query_tensors needs 'items'");
+  llvm::json::Array out;
+  std::string data; // the attachment, handed over only on success
+  for (const llvm::json::Value &v : *items) {
+    const llvm::json::Object *item = v.getAsObject();
+    auto kind = item ? item->getString("kind") : std::nullopt;
+    auto index = item ? item->getInteger("index") : std::nullopt;
+    if (!kind || !index || *index < 0)
+      return errorReply("a tensor item needs 'kind' and 'index'");
+    exec::Tensor tensor;
+    std::string err;
+    llvm::json::Object o;
+    if (*kind == "input") {
+      if (!trace::loadInputTensor(dir, t, (unsigned)*index, tensor, err))
+        return errorReply(err);
+    } else if (*kind == "node") {
+      auto result = item->getInteger("result");
+      if (!result || *result < 0)
+        return errorReply("a node tensor item needs 'result'");
+      if (!trace::loadNodeTensor(dir, t, *index, (unsigned)*result, tensor,
+                                 err))
+        return errorReply(err);
+      o["result"] = *result;
+    } else {
+      return errorReply("unknown tensor kind '" + kind->str() + "'");
+    }
+    if (b.badTensors) {
+      if (tensor.numElements() > 0)
+        trace::flipBit(tensor, 0, err);
+      else
+        tensor.shape.push_back(0);
+    }
+    llvm::json::Object header = tensorHeader(tensor);
+    for (auto &kv : header)
+      o[kv.first] = std::move(kv.second);
+    data.append(static_cast<const char *>(tensor.raw()), tensor.byteSize());
+    o["kind"] = kind->str();
+    o["index"] = *index;
+    out.push_back(std::move(o));
+  }
+  llvm::json::Object r = makeMessage("tensors");
+  r["items"] = std::move(out);
+  attachment = std::move(data);
+  return serialize(r);
+}
+
+int serveParty(TraceParty &party, FILE *in, FILE *out) {
+  std::string line;
+  char buf[1 << 16];
+  while (std::fgets(buf, sizeof(buf), in)) {
+    size_t len = std::strlen(buf);
+    line.append(buf, len);
+    if (len == 0 || buf[len - 1] != '\n')
+      continue; // a long line arrives in pieces
+    line.pop_back();
+    std::string reply, attachment;
+    if (party.respond(line, reply, attachment)) {
+      std::fwrite(reply.data(), 1, reply.size(), out);
+      std::fputc('\n', out);
+      std::fwrite(attachment.data(), 1, attachment.size(), out);
+      std::fflush(out);
+    }
+    line.clear();
+    if (party.finished())
+      return 0;
+  }
+  return 0;
+}
+
+} // namespace dispute
+} // namespace plumb

@@ -1,0 +1,555 @@
+//===- lib/Dispute/Referee.cpp - Refereed delegation ----------------------===//
+//
+// Part of Plumb. See include/plumb/Dispute/Referee.h and docs/dispute.md.
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/Dispute/Referee.h"
+
+#include "dialects/Plumb/IR/PlumbOps.h"
+#include "plumb/Canonical/Identity.h"
+#include "plumb/Interpreter/Interpreter.h"
+#include "plumb/Support/Nodes.h"
+#include "plumb/Trace/TensorHasher.h"
+#include "plumb/Trace/Trace.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <chrono>
+
+using namespace mlir;
+
+namespace plumb {
+namespace dispute {
+
+std::string DisputeResult::loser() const {
+  bool a = parties[0].lost, b = parties[1].lost;
+  if (a && b)
+    return "both";
+  if (a)
+    return parties[0].name;
+  if (b)
+    return parties[1].name;
+  return "none";
+}
+
+std::vector<Value> externalValues(Operation *op) {
+  llvm::SetVector<Value> ext;
+  for (Value v : op->getOperands())
+    ext.insert(v);
+  op->walk([&](Operation *inner) {
+    if (inner == op)
+      return;
+    for (Value v : inner->getOperands()) {
+      Operation *owner = v.getParentBlock()->getParentOp();
+      if (Operation *def = v.getDefiningOp())
+        owner = def;
+      if (owner != op && !op->isProperAncestor(owner))
+        ext.insert(v);
+    }
+  });
+  return std::vector<Value>(ext.begin(), ext.end());
+}
+
+Referee::Referee(ModuleOp module) : module(module) {
+  main = getMainFunc(module);
+  if (main) {
+    nodes = graphNodes(main);
+    for (const NodeInfo &n : computeNodeTable(main))
+      nodeIds.push_back(n.id);
+  }
+  graph = computeGraphHash(module);
+  // Set up the hash library now (OpenSSL's first digest loads its provider,
+  // about a millisecond), with the program, outside the timed protocol.
+  trace::tensorHash(exec::Tensor::make(exec::ElemType::F32, {0}));
+  auto c = module->getAttrOfType<StringAttr>("plumb.contract");
+  contract = c ? c.str() : "plumb-det-v1";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+/// One protocol run: the two channels, the time spent waiting on them, and
+/// the bookkeeping of who lost why.
+struct Session {
+  Channel *ch[2];
+  DisputeResult &res;
+  const RefereeOptions &opts;
+  double waitMs = 0;
+
+  bool alive(int p) const { return !res.parties[p].lost; }
+  const std::string &name(int p) const { return res.parties[p].name; }
+
+  void lose(int p, const std::string &why) {
+    PartyReport &r = res.parties[p];
+    if (r.lost)
+      return;
+    r.lost = true;
+    r.reason = why;
+    res.log.push_back("party " + r.name + " loses: " + why);
+  }
+
+  /// Sends `msg` to party p and reads its answer of type `want`; a party
+  /// that does not answer in time, answers with an error or with anything
+  /// else loses.
+  bool ask(int p, const llvm::json::Object &msg, const char *want,
+           llvm::json::Object &reply) {
+    auto t0 = Clock::now();
+    std::string err, line, type;
+    ++res.messages;
+    bool ok = ch[p]->send(serialize(msg), err) &&
+              ch[p]->receive(line, opts.roundTimeoutMs, err);
+    waitMs += msSince(t0);
+    if (!ok) {
+      lose(p, "no valid answer to '" +
+                  msg.getString("type").value_or("").str() + "': " + err);
+      return false;
+    }
+    if (!parseMessage(line, reply, type, err)) {
+      lose(p, "sent an invalid message: " + err);
+      return false;
+    }
+    if (type == "error") {
+      lose(p, "answered '" + msg.getString("type").value_or("").str() +
+                  "' with an error: " +
+                  reply.getString("message").value_or("").str());
+      return false;
+    }
+    if (type != want) {
+      lose(p, "answered with '" + type + "' where '" + want + "' was due");
+      return false;
+    }
+    return true;
+  }
+
+  void end() {
+    llvm::json::Object msg = makeMessage("end");
+    msg["loser"] = res.loser();
+    for (int p = 0; p < 2; ++p) {
+      auto t0 = Clock::now();
+      std::string err;
+      ch[p]->send(serialize(msg), err); // best effort; nothing is due back
+      waitMs += msSince(t0);
+    }
+  }
+};
+
+/// A node answer, checked against the party's committed root.
+struct NodeAnswer {
+  Digest hash{};
+  std::vector<Digest> results;
+  std::vector<Digest> proof;
+};
+
+bool queryNode(Session &s, int p, int64_t index, int64_t numNodes,
+               NodeAnswer &out) {
+  llvm::json::Object msg = makeMessage("query_node");
+  msg["index"] = index;
+  llvm::json::Object reply;
+  if (!s.ask(p, msg, "node", reply))
+    return false;
+  auto idx = reply.getInteger("index");
+  if (!idx || *idx != index || !digestFromJson(reply, "node_hash", out.hash) ||
+      !digestsFromJson(reply.get("result_hashes"), out.results) ||
+      !digestsFromJson(reply.get("proof"), out.proof)) {
+    s.lose(p, "malformed answer for node " + std::to_string(index));
+    return false;
+  }
+  if (!merkleVerify(s.res.parties[p].root, (size_t)numNodes, (size_t)index,
+                    out.hash, out.proof)) {
+    s.lose(p, "invalid Merkle proof for node " + std::to_string(index) +
+                  " against its root " + toHex(s.res.parties[p].root));
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
+                           const RefereeOptions &opts) {
+  auto start = Clock::now();
+  DisputeResult res;
+  res.parties[0].name = names[0];
+  res.parties[1].name = names[1];
+  Session s{{&a, &b}, res, opts};
+  auto finish = [&]() -> DisputeResult & {
+    s.end();
+    res.wallMs = msSince(start);
+    res.refereeMs = res.wallMs - s.waitMs;
+    for (int p = 0; p < 2; ++p) {
+      res.parties[p].bytesSent = s.ch[p]->bytesSent;
+      res.parties[p].bytesReceived = s.ch[p]->bytesReceived;
+      res.bytes += s.ch[p]->bytesSent + s.ch[p]->bytesReceived;
+    }
+    return res;
+  };
+  if (!main) {
+    res.error = "the referee's module has no func.func @main";
+    return finish();
+  }
+  int64_t n = (int64_t)nodes.size();
+  unsigned numInputs = main.getNumArguments();
+
+  // Inputs the referee knows: bound in the IR, or given to it.
+  std::vector<std::optional<Digest>> known(numInputs);
+  for (unsigned i = 0; i < numInputs; ++i) {
+    if (i < opts.knownInputs.size())
+      known[i] = opts.knownInputs[i];
+    if (auto bound = main.getArgAttrOfType<ElementsAttr>(i, "plumb.bound_value")) {
+      exec::Tensor t;
+      std::string err;
+      if (exec::tensorFromAttr(bound, t, err))
+        known[i] = trace::tensorHash(t);
+    }
+  }
+
+  // 1. Commitments.
+  std::vector<Digest> inputHashes[2];
+  for (int p = 0; p < 2; ++p) {
+    llvm::json::Object reply;
+    if (!s.ask(p, makeMessage("commit_request"), "commit", reply))
+      continue;
+    PartyReport &r = res.parties[p];
+    auto version = reply.getInteger("trace_version");
+    auto c = reply.getString("contract");
+    auto count = reply.getInteger("num_nodes");
+    Digest g;
+    if (!version || !c || !count || !digestFromJson(reply, "graph_hash", g) ||
+        !digestFromJson(reply, "root", r.root) ||
+        !digestsFromJson(reply.get("input_hashes"), inputHashes[p])) {
+      s.lose(p, "malformed commitment");
+      continue;
+    }
+    if (auto ms = reply.getNumber("run_ms"))
+      r.runMs = *ms;
+    if (*version != trace::kTraceVersion) {
+      s.lose(p, "committed to trace version " + std::to_string(*version) +
+                    ", the referee uses " +
+                    std::to_string(trace::kTraceVersion));
+      continue;
+    }
+    if (*c != contract) {
+      s.lose(p, "committed to contract '" + c->str() + "', the model uses '" +
+                    contract + "'");
+      continue;
+    }
+    if (g != graph) {
+      s.lose(p, "committed to graph " + toHex(g) + ", the model's is " +
+                    toHex(graph));
+      continue;
+    }
+    if (*count != n) {
+      s.lose(p, "committed to " + std::to_string(*count) +
+                    " nodes, the model has " + std::to_string(n));
+      continue;
+    }
+    if (inputHashes[p].size() != numInputs) {
+      s.lose(p, "committed to " + std::to_string(inputHashes[p].size()) +
+                    " inputs, the model has " + std::to_string(numInputs));
+      continue;
+    }
+    bool inputsOk = true;
+    for (unsigned i = 0; i < numInputs && inputsOk; ++i)
+      if (known[i] && *known[i] != inputHashes[p][i]) {
+        s.lose(p, "committed to input " + std::to_string(i) + " " +
+                      toHex(inputHashes[p][i]) + ", the referee knows it as " +
+                      toHex(*known[i]));
+        inputsOk = false;
+      }
+    if (!inputsOk)
+      continue;
+    r.committed = true;
+    res.log.push_back("party " + r.name + " commits to root " + toHex(r.root));
+  }
+  if (!s.alive(0) || !s.alive(1))
+    return finish(); // one side forfeited before there was anything to compare
+  if (inputHashes[0] != inputHashes[1]) {
+    res.error = "the parties committed to different inputs; give the inputs "
+                "(--input/--inputs-dir) so the referee can tell which is right";
+    return finish();
+  }
+  if (res.parties[0].root == res.parties[1].root) {
+    res.rootsAgree = true;
+    res.log.push_back("the roots agree: nothing to dispute");
+    return finish();
+  }
+
+  // 2. Descend both Merkle trees to the first leaf they disagree on. The
+  //    current range [lo, hi) is a subtree both disagree on; each round asks
+  //    for the first leaf of its right half, whose proof (checked against
+  //    the party's root) carries the hash of the left half.
+  int64_t lo = 0, hi = n;
+  size_t depth = 0;
+  while (hi - lo > 1) {
+    int64_t k = 1;
+    while (k * 2 < hi - lo)
+      k *= 2;
+    int64_t q = lo + k;
+    NodeAnswer ans[2];
+    ++res.rounds;
+    for (int p = 0; p < 2; ++p)
+      queryNode(s, p, q, n, ans[p]);
+    if (!s.alive(0) || !s.alive(1)) {
+      res.log.push_back("the search stopped at round " +
+                        std::to_string(res.rounds) + " in nodes [" +
+                        std::to_string(lo) + ", " + std::to_string(hi) + ")");
+      return finish();
+    }
+    const Digest &leftA = ans[0].proof[ans[0].proof.size() - 1 - depth];
+    const Digest &leftB = ans[1].proof[ans[1].proof.size() - 1 - depth];
+    if (leftA != leftB)
+      hi = lo + k;
+    else
+      lo = lo + k;
+    ++depth;
+    res.log.push_back("round " + std::to_string(res.rounds) + ": nodes [" +
+                      std::to_string(lo) + ", " + std::to_string(hi) +
+                      ") hold the first disagreement");
+  }
+  int64_t K = lo;
+  Operation *op = nodes[K];
+  res.firstDivergent = K;
+  res.nodeId = nodeIds[K];
+  res.op = op->getName().getStringRef().str();
+
+  // 3. Both claims for node K.
+  ++res.rounds;
+  for (int p = 0; p < 2; ++p) {
+    NodeAnswer ans;
+    if (!queryNode(s, p, K, n, ans))
+      continue;
+    if (ans.results.size() != op->getNumResults()) {
+      s.lose(p, "claims " + std::to_string(ans.results.size()) +
+                    " results for node " + std::to_string(K) + " ('" + res.op +
+                    "'), which has " + std::to_string(op->getNumResults()));
+      continue;
+    }
+    if (trace::nodeHash(ans.results) != ans.hash) {
+      s.lose(p, "inconsistent hash: its node hash for node " +
+                    std::to_string(K) +
+                    " is not the combination of its result hashes");
+      continue;
+    }
+    PartyReport &r = res.parties[p];
+    r.hasClaim = true;
+    r.claim = ans.hash;
+    r.claimResults = ans.results;
+  }
+  res.log.push_back("first divergent node: " + std::to_string(K) + " ('" +
+                    res.op + "', id " + toHex(res.nodeId) + ")");
+
+  // 4. The inputs of node K: constants from the referee's IR; graph inputs
+  //    and earlier nodes' results supplied by a party and checked against
+  //    the agreed hashes (the input hashes both committed to; the result
+  //    hashes of nodes < K, where both trees agree).
+  llvm::DenseMap<Operation *, int64_t> indexOf;
+  for (int64_t i = 0; i < n; ++i)
+    indexOf[nodes[i]] = i;
+  std::vector<Value> ext = externalValues(op);
+  std::vector<exec::Tensor> constants;
+  constants.reserve(ext.size());
+  llvm::DenseMap<Value, const exec::Tensor *> env;
+  struct Needed {
+    Value v;
+    bool input;
+    int64_t index;
+    unsigned result;
+  };
+  std::vector<Needed> needed;
+  Block &entry = main.getBody().front();
+  for (Value v : ext) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != &entry) {
+        res.error = "internal error: node reads a block argument of a region";
+        return finish();
+      }
+      needed.push_back({v, true, (int64_t)arg.getArgNumber(), 0});
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (auto c = dyn_cast<ConstantOp>(def)) {
+      constants.emplace_back();
+      std::string err;
+      if (!exec::tensorFromAttr(c.getValue(), constants.back(), err)) {
+        res.error = "referee: " + err;
+        return finish();
+      }
+      env[v] = &constants.back();
+      continue;
+    }
+    auto it = indexOf.find(def);
+    if (it == indexOf.end() || it->second >= K) {
+      res.error = "internal error: node " + std::to_string(K) +
+                  " reads a value that is not an earlier node's result";
+      return finish();
+    }
+    needed.push_back(
+        {v, false, it->second, (unsigned)cast<OpResult>(v).getResultNumber()});
+  }
+
+  std::vector<exec::Tensor> supplied(needed.size());
+  bool haveInputs = needed.empty();
+  for (int p = 0; p < 2 && !haveInputs; ++p) {
+    if (!s.alive(p))
+      continue;
+    res.log.push_back("party " + s.name(p) + "'s turn to supply the " +
+                      std::to_string(needed.size()) + " input tensor(s) of node " +
+                      std::to_string(K));
+    // The agreed hash of every needed earlier result, proven against the
+    // supplier's root.
+    std::vector<Digest> want(needed.size());
+    llvm::DenseMap<int64_t, NodeAnswer> answers;
+    bool ok = true;
+    for (size_t i = 0; i < needed.size() && ok; ++i) {
+      if (needed[i].input) {
+        want[i] = inputHashes[0][needed[i].index];
+        continue;
+      }
+      int64_t j = needed[i].index;
+      if (!answers.count(j)) {
+        NodeAnswer ans;
+        if (!queryNode(s, p, j, n, ans)) {
+          ok = false;
+          break;
+        }
+        if (trace::nodeHash(ans.results) != ans.hash ||
+            ans.results.size() != nodes[j]->getNumResults()) {
+          s.lose(p, "inconsistent hash: its result hashes for node " +
+                        std::to_string(j) + " do not make its node hash");
+          ok = false;
+          break;
+        }
+        answers[j] = ans;
+      }
+      want[i] = answers[j].results[needed[i].result];
+    }
+    if (!ok)
+      continue;
+    llvm::json::Object msg = makeMessage("query_tensors");
+    llvm::json::Array items;
+    for (const Needed &nd : needed) {
+      llvm::json::Object item{{"kind", nd.input ? "input" : "node"},
+                              {"index", nd.index}};
+      if (!nd.input)
+        item["result"] = (int64_t)nd.result;
+      items.push_back(std::move(item));
+    }
+    msg["items"] = std::move(items);
+    llvm::json::Object reply;
+    if (!s.ask(p, msg, "tensors", reply))
+      continue;
+    const llvm::json::Array *got = reply.getArray("items");
+    if (!got || got->size() != needed.size()) {
+      s.lose(p, "sent the wrong number of tensors");
+      continue;
+    }
+    // The headers first, against the IR's types, so nothing unexpected is
+    // ever read; then the attachment, straight into the tensors.
+    auto what = [&](size_t i) {
+      return needed[i].input ? "input " + std::to_string(needed[i].index)
+                             : "result " + std::to_string(needed[i].result) +
+                                   " of node " + std::to_string(needed[i].index);
+    };
+    for (size_t i = 0; i < needed.size() && ok; ++i) {
+      const llvm::json::Object *o = (*got)[i].getAsObject();
+      std::string err;
+      exec::ElemType type;
+      std::vector<int64_t> shape;
+      size_t bytes;
+      if (!o || !parseTensorHeader(*o, type, shape, bytes, err)) {
+        s.lose(p, "sent an unreadable tensor for " + what(i) +
+                      (err.empty() ? "" : ": " + err));
+        ok = false;
+        break;
+      }
+      auto irType = cast<RankedTensorType>(needed[i].v.getType());
+      exec::ElemType et;
+      exec::elemTypeOf(irType.getElementType(), et);
+      if (type != et || llvm::ArrayRef<int64_t>(shape) != irType.getShape()) {
+        exec::Tensor sent = exec::Tensor::make(type, shape);
+        exec::Tensor due = exec::Tensor::make(
+            et, std::vector<int64_t>(irType.getShape().begin(),
+                                     irType.getShape().end()));
+        s.lose(p, "sent a " + sent.describe() + " tensor for " + what(i) +
+                      ", which is " + due.describe());
+        ok = false;
+        break;
+      }
+      supplied[i] = exec::Tensor::make(type, shape);
+    }
+    for (size_t i = 0; i < needed.size() && ok; ++i) {
+      std::string err;
+      auto t0 = Clock::now();
+      bool got = s.ch[p]->receiveBytes(static_cast<char *>(supplied[i].raw()),
+                                       supplied[i].byteSize(),
+                                       opts.roundTimeoutMs, err);
+      s.waitMs += msSince(t0);
+      if (!got) {
+        s.lose(p, "did not send the data of " + what(i) + ": " + err);
+        ok = false;
+        break;
+      }
+    }
+    for (size_t i = 0; i < needed.size() && ok; ++i)
+      if (trace::tensorHash(supplied[i]) != want[i]) {
+        s.lose(p, "sent a tensor for " + what(i) +
+                      " that does not match the agreed hash " +
+                      toHex(want[i]));
+        ok = false;
+      }
+    if (!ok)
+      continue;
+    haveInputs = true;
+    res.supplier = s.name(p);
+  }
+  if (!haveInputs) {
+    res.log.push_back("no party supplied valid inputs for node " +
+                      std::to_string(K) + "; nothing to execute");
+    return finish();
+  }
+  for (size_t i = 0; i < needed.size(); ++i)
+    env[needed[i].v] = &supplied[i];
+
+  // 5. Re-execute node K with the reference kernels and compare.
+  std::vector<exec::Tensor> results;
+  std::string err;
+  auto t0 = Clock::now();
+  bool ran = exec::executeNode(op, env, results, err);
+  res.nodeExecMs = msSince(t0);
+  res.executedNodes = 1;
+  if (!ran) {
+    res.error = "referee: executing node " + std::to_string(K) + " failed: " +
+                err;
+    return finish();
+  }
+  for (const exec::Tensor &t : results)
+    res.referenceResults.push_back(trace::tensorHash(t));
+  res.reference = trace::nodeHash(res.referenceResults);
+  res.haveReference = true;
+  res.log.push_back("the referee executed node " + std::to_string(K) +
+                    ": node hash " + toHex(res.reference));
+  for (int p = 0; p < 2; ++p) {
+    PartyReport &r = res.parties[p];
+    if (!s.alive(p) || !r.hasClaim || r.claim == res.reference)
+      continue;
+    std::string which;
+    for (size_t i = 0; i < results.size(); ++i)
+      if (i < r.claimResults.size() && r.claimResults[i] != res.referenceResults[i])
+        which += (which.empty() ? "" : ", ") + std::to_string(i);
+    s.lose(p, "computed node " + std::to_string(K) + " ('" + res.op +
+                  "') wrongly: it claims " + toHex(r.claim) +
+                  ", the reference execution gives " + toHex(res.reference) +
+                  " (result" + (which.find(',') == std::string::npos ? " " : "s ") +
+                  which + " differ)");
+  }
+  return finish();
+}
+
+} // namespace dispute
+} // namespace plumb

@@ -1,0 +1,141 @@
+//===- lib/Support/Merkle.cpp - Merkle trees over hashes ------------------===//
+//
+// Part of Plumb. See Merkle.h.
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/Support/Merkle.h"
+
+#include "plumb/runtime/sha256.h"
+
+#include <cstring>
+
+namespace plumb {
+
+std::string toHex(const Digest &d) {
+  static const char *h = "0123456789abcdef";
+  std::string s;
+  for (uint8_t b : d)
+    s += h[b >> 4], s += h[b & 15];
+  return s;
+}
+
+bool fromHex(const std::string &s, Digest &out) {
+  if (s.size() != 64)
+    return false;
+  auto val = [](char c) -> int {
+    if (c >= '0' && c <= '9')
+      return c - '0';
+    if (c >= 'a' && c <= 'f')
+      return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+      return c - 'A' + 10;
+    return -1;
+  };
+  for (int i = 0; i < 32; ++i) {
+    int hi = val(s[2 * i]), lo = val(s[2 * i + 1]);
+    if (hi < 0 || lo < 0)
+      return false;
+    out[i] = (uint8_t)(hi << 4 | lo);
+  }
+  return true;
+}
+
+Digest sha256(const void *data, size_t n) {
+  Digest d;
+  plumb_sha256(data, n, d.data());
+  return d;
+}
+
+Digest merkleLeaf(const Digest &item) {
+  uint8_t buf[33];
+  buf[0] = 0x00;
+  std::memcpy(buf + 1, item.data(), 32);
+  return sha256(buf, sizeof(buf));
+}
+
+Digest merkleNode(const Digest &left, const Digest &right) {
+  uint8_t buf[65];
+  buf[0] = 0x01;
+  std::memcpy(buf + 1, left.data(), 32);
+  std::memcpy(buf + 33, right.data(), 32);
+  return sha256(buf, sizeof(buf));
+}
+
+static size_t splitPoint(size_t n) {
+  size_t k = 1;
+  while (k * 2 < n)
+    k *= 2;
+  return k;
+}
+
+static Digest rootOf(const Digest *items, size_t n) {
+  if (n == 1)
+    return merkleLeaf(items[0]);
+  size_t k = splitPoint(n);
+  return merkleNode(rootOf(items, k), rootOf(items + k, n - k));
+}
+
+Digest merkleRoot(const std::vector<Digest> &items) {
+  if (items.empty())
+    return sha256("", 0);
+  return rootOf(items.data(), items.size());
+}
+
+static void proofOf(const Digest *items, size_t n, size_t index,
+                    std::vector<Digest> &out) {
+  if (n <= 1)
+    return;
+  size_t k = splitPoint(n);
+  if (index < k) {
+    proofOf(items, k, index, out);
+    out.push_back(rootOf(items + k, n - k));
+  } else {
+    proofOf(items + k, n - k, index - k, out);
+    out.push_back(rootOf(items, k));
+  }
+}
+
+std::vector<Digest> merkleProof(const std::vector<Digest> &items,
+                                size_t index) {
+  std::vector<Digest> out;
+  if (index < items.size())
+    proofOf(items.data(), items.size(), index, out);
+  return out;
+}
+
+// Recomputes the root from the leaf and the proof, following the same splits
+// top-down to know, at each level, whether the sibling is on the left.
+static bool verifyRec(size_t n, size_t index, const Digest &leafHash,
+                      const std::vector<Digest> &proof, size_t &pos,
+                      Digest &out) {
+  if (n == 1) {
+    out = leafHash;
+    return true;
+  }
+  size_t k = splitPoint(n);
+  Digest sub;
+  if (index < k) {
+    if (!verifyRec(k, index, leafHash, proof, pos, sub) || pos >= proof.size())
+      return false;
+    out = merkleNode(sub, proof[pos++]);
+  } else {
+    if (!verifyRec(n - k, index - k, leafHash, proof, pos, sub) ||
+        pos >= proof.size())
+      return false;
+    out = merkleNode(proof[pos++], sub);
+  }
+  return true;
+}
+
+bool merkleVerify(const Digest &root, size_t size, size_t index,
+                  const Digest &item, const std::vector<Digest> &proof) {
+  if (size == 0 || index >= size)
+    return false;
+  size_t pos = 0;
+  Digest got;
+  if (!verifyRec(size, index, merkleLeaf(item), proof, pos, got))
+    return false;
+  return pos == proof.size() && got == root;
+}
+
+} // namespace plumb

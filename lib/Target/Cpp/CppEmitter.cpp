@@ -1,0 +1,389 @@
+//===- lib/Target/Cpp/CppEmitter.cpp - C++ code generation ----------------===//
+//
+// Part of Plumb. See include/plumb/Target/Cpp/CppEmitter.h.
+//
+// Layout of the generated file: banner, includes, literal arrays (shapes and
+// attribute arrays, each once), helpers, then the exported functions.
+// plumb_model_run checks the interface, canonicalises NaNs of float inputs
+// that need it, runs the nodes in canonical order (a plumb.if becomes an
+// if/else over both regions), calls the hook after each node and copies the
+// outputs not computed in place.
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/Target/Cpp/CppEmitter.h"
+
+#include "dialects/Plumb/IR/PlumbOps.h"
+#include "plumb/Target/Cpp/KernelCalls.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+
+namespace plumb {
+namespace target {
+
+namespace {
+
+llvm::Error fail(const std::string &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                 msg.c_str());
+}
+
+std::string indent(const std::string &text, int n) {
+  std::string pad(n, ' '), r;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = text.find('\n', i);
+    if (j == std::string::npos)
+      j = text.size();
+    if (j > i)
+      r += pad;
+    r += text.substr(i, j - i);
+    r += '\n';
+    i = j + 1;
+  }
+  return r;
+}
+
+std::string shapeText(const std::vector<int64_t> &s, exec::ElemType t) {
+  std::string r = exec::elemTypeName(t);
+  r += "[";
+  for (size_t i = 0; i < s.size(); ++i)
+    r += (i ? "x" : "") + std::to_string(s[i]);
+  return r + "]";
+}
+
+class CppWriter {
+public:
+  CppWriter(const ModelPlan &plan, const EmitHeader &header)
+      : plan(plan), header(header) {}
+
+  llvm::Expected<std::string> run();
+
+private:
+  /// The pointer expression of a value as a kernel operand.
+  std::string ptr(Value v) const {
+    const ValueInfo &info = plan.info(v);
+    switch (info.storage.kind) {
+    case StorageKind::Input:
+      return "x" + std::to_string(info.storage.index);
+    case StorageKind::Weight: {
+      int64_t e = info.storage.index;
+      if (info.type == exec::ElemType::F32 && plan.weightCanonicalSlot[e] >= 0)
+        return "(A + " + std::to_string(plan.weightCanonicalSlot[e]) + ")";
+      return "(W + " + std::to_string(plan.weights[e].offset) + ")";
+    }
+    case StorageKind::Arena:
+      return "(A + " + std::to_string(info.storage.offset) + ")";
+    case StorageKind::Output:
+      return "out" + std::to_string(info.storage.index);
+    }
+    return "nullptr";
+  }
+  /// The raw bits of a value (graph inputs as given, NaNs not touched).
+  std::string rawPtr(Value v) const {
+    const ValueInfo &info = plan.info(v);
+    if (info.storage.kind == StorageKind::Input)
+      return "in" + std::to_string(info.storage.index);
+    if (info.storage.kind == StorageKind::Weight)
+      return "(W + " +
+             std::to_string(plan.weights[info.storage.index].offset) + ")";
+    return ptr(v);
+  }
+
+  std::string view(Value v) {
+    const ValueInfo &info = plan.info(v);
+    return "{" + std::to_string((int)info.type) + ", " +
+           std::to_string(info.shape.size()) + ", " + pool.i64(info.shape) +
+           ", (void *)" + ptr(v) + "}";
+  }
+
+  bool emitOp(Operation *op, int64_t node, std::string &out, std::string &err);
+  bool emitIf(IfOp op, int64_t node, std::string &out, std::string &err);
+
+  const ModelPlan &plan;
+  const EmitHeader &header;
+  LiteralPool pool;
+};
+
+bool CppWriter::emitIf(IfOp op, int64_t node, std::string &out,
+                       std::string &err) {
+  out += "  if (*(const uint8_t *)" + ptr(op.getCond()) + ") {\n";
+  for (int branch = 0; branch < 2; ++branch) {
+    Region &r = branch == 0 ? op.getThenRegion() : op.getElseRegion();
+    std::string body;
+    for (Operation &inner : r.front()) {
+      if (isa<ConstantOp>(inner))
+        continue;
+      if (auto y = dyn_cast<YieldOp>(inner)) {
+        for (auto [i, v] : llvm::enumerate(y.getOperands()))
+          body += "  memcpy((void *)" + ptr(op->getResult(i)) + ", " + ptr(v) +
+                  ", " + std::to_string(plan.info(v).bytes) + ");\n";
+        continue;
+      }
+      if (!emitOp(&inner, node, body, err))
+        return false;
+    }
+    out += indent(body, 2);
+    out += branch == 0 ? "  } else {\n" : "  }\n";
+  }
+  return true;
+}
+
+bool CppWriter::emitOp(Operation *op, int64_t node, std::string &out,
+                       std::string &err) {
+  if (auto i = dyn_cast<IfOp>(op))
+    return emitIf(i, node, out, err);
+  std::string opName = op->getName().getStringRef().str();
+  KernelCallContext ctx{plan, pool, [this](Value v) { return ptr(v); }, "A",
+                        nullptr};
+  ctx.onError = [&](const std::string &what, bool rangeCheck) {
+    std::string msg = rangeCheck
+                          ? "rc == PLUMB_RT_ERANGE ? \"" + what +
+                                " index out of range\" : \"" + what + " kernel\""
+                          : "\"" + what + " kernel\"";
+    return "return fail(err, err_len, " + std::to_string(node) + ", \"" +
+           opName + "\", " + msg + ", rc);";
+  };
+  return emitHostKernelCall(ctx, op, out, err);
+}
+
+llvm::Expected<std::string> CppWriter::run() {
+  func::FuncOp main = plan.main;
+  Block &entry = main.getBody().front();
+  auto ret = cast<func::ReturnOp>(entry.getTerminator());
+
+  // The body first: it fills the literal pool.
+  std::string body;
+  for (auto [k, op] : llvm::enumerate(plan.nodes)) {
+    body += "\n  // node " + std::to_string(k) + ": " +
+            op->getName().getStringRef().str() + " -> ";
+    for (auto [i, r] : llvm::enumerate(op->getResults())) {
+      const ValueInfo &info = plan.info(r);
+      body += (i ? ", " : "") + shapeText(info.shape, info.type);
+    }
+    body += "\n";
+    std::string err;
+    if (!emitOp(op, (int64_t)k, body, err))
+      return fail("node " + std::to_string(k) + " (" +
+                  op->getName().getStringRef().str() + "): " + err);
+    if (op->getNumResults()) {
+      body += "  if (hook) {\n    const plumb_tensor_view r[] = {";
+      for (auto [i, r] : llvm::enumerate(op->getResults()))
+        body += (i ? ", " : "") + view(r);
+      body += "};\n    hook(user, " + std::to_string(k) + ", " +
+              std::to_string(op->getNumResults()) + ", r);\n  }\n";
+    }
+  }
+
+  // Interface checks, input pointers and canonical copies.
+  std::string prologue;
+  for (BlockArgument a : entry.getArguments()) {
+    unsigned i = a.getArgNumber();
+    const ValueInfo &info = plan.info(a);
+    auto name = main.getArgAttrOfType<StringAttr>(i, "plumb.name");
+    std::string what = "input " + std::to_string(i) +
+                       (name ? " '" + name.str() + "'" : std::string()) +
+                       " must be " + shapeText(info.shape, info.type);
+    prologue += "  if (!viewIs(&inputs[" + std::to_string(i) + "], " +
+                std::to_string((int)info.type) + ", " +
+                std::to_string(info.shape.size()) + ", " + pool.i64(info.shape) +
+                "))\n    return failText(err, err_len, " + cStringLiteral(what) + ");\n";
+  }
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    const ValueInfo &info = plan.info(v);
+    auto name = main.getResultAttrOfType<StringAttr>(i, "plumb.name");
+    std::string what = "output " + std::to_string(i) +
+                       (name ? " '" + name.str() + "'" : std::string()) +
+                       " must be " + shapeText(info.shape, info.type);
+    prologue += "  if (!viewIs(&outputs[" + std::to_string(i) + "], " +
+                std::to_string((int)info.type) + ", " +
+                std::to_string(info.shape.size()) + ", " + pool.i64(info.shape) +
+                "))\n    return failText(err, err_len, " + cStringLiteral(what) + ");\n";
+  }
+  for (BlockArgument a : entry.getArguments()) {
+    std::string i = std::to_string(a.getArgNumber());
+    prologue += "  const char *const in" + i + " = (const char *)inputs[" + i +
+                "].data;\n";
+    int64_t slot = plan.inputCanonicalSlot[a.getArgNumber()];
+    if (slot < 0) {
+      prologue += "  const char *const x" + i + " = in" + i + ";\n";
+      continue;
+    }
+    int64_t n = plan.info(a).bytes / 4;
+    prologue += "  const char *x" + i + " = in" + i + ";\n";
+    prologue += "  if (hasNonCanonicalNaN((const float *)in" + i + ", " +
+                std::to_string(n) + ")) {\n";
+    prologue += "    plumb_rt_canonicalize_nan_f32((const float *)in" + i +
+                ", (float *)(A + " + std::to_string(slot) + "), " +
+                std::to_string(n) + ");\n";
+    prologue += "    x" + i + " = A + " + std::to_string(slot) + ";\n  }\n";
+  }
+  for (size_t i = 0; i < ret.getNumOperands(); ++i)
+    prologue += "  char *const out" + std::to_string(i) + " = (char *)outputs[" +
+                std::to_string(i) + "].data;\n";
+  for (auto [e, w] : llvm::enumerate(plan.weights))
+    if (plan.weightCanonicalSlot[e] >= 0)
+      prologue += "  plumb_rt_canonicalize_nan_f32((const float *)(W + " +
+                  std::to_string(w.offset) + "), (float *)(A + " +
+                  std::to_string(plan.weightCanonicalSlot[e]) + "), " +
+                  std::to_string(w.bytes / 4) + ");\n";
+
+  // Outputs not computed in place.
+  std::string epilogue;
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    const ValueInfo &info = plan.info(v);
+    if (info.storage.kind == StorageKind::Output &&
+        info.storage.index == (int64_t)i)
+      continue;
+    epilogue += "  memcpy(out" + std::to_string(i) + ", " + rawPtr(v) + ", " +
+                std::to_string(info.bytes) + ");\n";
+  }
+
+  int64_t weightCount = (int64_t)plan.weights.size();
+  std::string s;
+  s += "//===- model.cpp - Plumb compiled model (generated) ------------------===//\n";
+  s += "//\n";
+  s += "// Generated by plumb " + header.plumbVersion +
+       " from the canonical IR of graph\n";
+  s += "// " + header.graphHash + "\n";
+  s += "// (contract " + header.contract + "). Do not edit: `plumb run` "
+       "re-derives this file\n";
+  s += "// from the IR and refuses a bundle where it differs.\n";
+  s += "//\n";
+  s += "// " + std::to_string(plan.nodes.size()) + " nodes; weights " +
+       std::to_string(plan.weightsBytes) + " bytes in " +
+       std::to_string(weightCount) + " entries; arena " +
+       std::to_string(plan.arenaBytes) + " bytes (" +
+       std::to_string(plan.unplannedBytes) + " without reuse).\n";
+  s += "//\n";
+  s += "//===----------------------------------------------------------------------===//\n";
+  s += "#include \"plumb/runtime/cast.h\"\n"
+       "#include \"plumb/runtime/conv.h\"\n"
+       "#include \"plumb/runtime/elementwise.h\"\n"
+       "#include \"plumb/runtime/gemm.h\"\n"
+       "#include \"plumb/runtime/math_kernels.h\"\n"
+       "#include \"plumb/runtime/model_abi.h\"\n"
+       "#include \"plumb/runtime/movement.h\"\n"
+       "#include \"plumb/runtime/norm.h\"\n"
+       "#include \"plumb/runtime/pool.h\"\n"
+       "#include \"plumb/runtime/reduce.h\"\n"
+       "#include \"plumb/runtime/resize.h\"\n"
+       "#include \"plumb/runtime/rnn.h\"\n"
+       "#include \"plumb/runtime/softmax.h\"\n"
+       "#include \"plumb/runtime/threads.h\"\n"
+       "\n"
+       "#include <algorithm>\n"
+       "#include <mutex>\n"
+       "#include <stdint.h>\n"
+       "#include <stdio.h>\n"
+       "#include <stdlib.h>\n"
+       "#include <string.h>\n"
+       "\n"
+       "#define PLUMB_EXPORT extern \"C\" __attribute__((visibility(\"default\")))\n"
+       "\n"
+       "namespace {\n"
+       "\n";
+  s += "const char kGraphHash[] = \"" + header.graphHash + "\";\n";
+  s += "constexpr size_t kArenaBytes = " +
+       std::to_string(std::max<int64_t>(plan.arenaBytes, kPlanAlignment)) +
+       ";\n\n";
+  s += "inline float plumb_f32(uint32_t bits) {\n"
+       "  float f;\n"
+       "  memcpy(&f, &bits, 4);\n"
+       "  return f;\n"
+       "}\n\n";
+  s += kernelHelperText();
+  s += "\n// Shapes and attribute arrays.\n";
+  s += pool.text();
+  s += "\n"
+       "int32_t failText(char *err, size_t len, const char *msg) {\n"
+       "  if (err && len)\n"
+       "    snprintf(err, len, \"%s\", msg);\n"
+       "  return 1;\n"
+       "}\n"
+       "\n"
+       "int32_t fail(char *err, size_t len, long long node, const char *op,\n"
+       "             const char *what, int rc) {\n"
+       "  if (err && len)\n"
+       "    snprintf(err, len, \"node %lld (%s): %s failed with code %d\", "
+       "node, op,\n"
+       "             what, rc);\n"
+       "  return 1;\n"
+       "}\n"
+       "\n"
+       "bool viewIs(const plumb_tensor_view *v, int32_t dtype, int32_t rank,\n"
+       "            const int64_t *shape) {\n"
+       "  if (v->dtype != dtype || v->rank != rank || !v->data)\n"
+       "    return false;\n"
+       "  for (int32_t i = 0; i < rank; ++i)\n"
+       "    if (v->shape[i] != shape[i])\n"
+       "      return false;\n"
+       "  return true;\n"
+       "}\n"
+       "\n"
+       "// The interpreter canonicalises every result, so kernels must never\n"
+       "// see another NaN than 0x7FC00000 (they pass NaN bits through).\n"
+       "bool hasNonCanonicalNaN(const float *x, int64_t n) {\n"
+       "  const unsigned char *p = (const unsigned char *)x;\n"
+       "  for (int64_t i = 0; i < n; ++i) {\n"
+       "    uint32_t u;\n"
+       "    memcpy(&u, p + 4 * i, 4);\n"
+       "    if ((u & 0x7F800000u) == 0x7F800000u && (u & 0x007FFFFFu) &&\n"
+       "        u != 0x7FC00000u)\n"
+       "      return true;\n"
+       "  }\n"
+       "  return false;\n"
+       "}\n"
+       "\n"
+       "// One arena per loaded model, reused by every run (runs are serialised).\n"
+       "std::mutex gRunMutex;\n"
+       "struct Arena {\n"
+       "  char *base = nullptr;\n"
+       "  ~Arena() { free(base); }\n"
+       "} gArena;\n"
+       "\n"
+       "} // namespace\n"
+       "\n"
+       "PLUMB_EXPORT int32_t plumb_model_abi_version(void) {\n"
+       "  return PLUMB_MODEL_ABI_VERSION;\n"
+       "}\n"
+       "\n"
+       "PLUMB_EXPORT const char *plumb_model_graph_hash(void) { return kGraphHash; }\n"
+       "\n"
+       "PLUMB_EXPORT void plumb_model_set_threads(int32_t n) {\n"
+       "  std::lock_guard<std::mutex> lock(gRunMutex);\n"
+       "  plumb_rt_set_threads(n);\n"
+       "}\n"
+       "\n"
+       "PLUMB_EXPORT int32_t plumb_model_run(const void *weights,\n"
+       "                                     const plumb_tensor_view *inputs,\n"
+       "                                     plumb_tensor_view *outputs,\n"
+       "                                     plumb_node_hook hook, void *user,\n"
+       "                                     char *err, size_t err_len) {\n"
+       "  std::lock_guard<std::mutex> lock(gRunMutex);\n"
+       "  if (!gArena.base && !(gArena.base = (char *)aligned_alloc(64, kArenaBytes)))\n"
+       "    return failText(err, err_len, \"cannot allocate the arena\");\n"
+       "  char *const A = gArena.base;\n"
+       "  const char *const W = (const char *)weights;\n"
+       "  (void)W;\n"
+       "  int rc = 0;\n"
+       "  (void)rc;\n";
+  s += prologue;
+  s += body;
+  if (!epilogue.empty())
+    s += "\n  // Outputs not computed in place.\n" + epilogue;
+  s += "  return 0;\n}\n";
+  return s;
+}
+
+} // namespace
+
+llvm::Expected<std::string> emitCpp(const ModelPlan &plan,
+                                    const EmitHeader &header) {
+  CppWriter w(plan, header);
+  return w.run();
+}
+
+} // namespace target
+} // namespace plumb

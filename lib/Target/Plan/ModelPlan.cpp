@@ -1,0 +1,486 @@
+//===- lib/Target/Plan/ModelPlan.cpp - Weights and memory plan ------------===//
+//
+// Part of Plumb. See include/plumb/Target/Plan/ModelPlan.h.
+//
+// Liveness runs over a linearisation of @main: every op gets a position in a
+// pre-order walk, a plumb.if also gets an end position after its regions
+// (its results are written by the yields inside, so they are live from the
+// if's start to past its end). A value lives from its definition to its last
+// use; graph outputs live to the end. Buffers are then packed into one arena
+// greedily, largest first, each at the lowest 64-byte aligned offset that
+// does not overlap a buffer live at the same time. Every tie is broken by
+// position, so the plan is a function of the module alone.
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/Target/Plan/ModelPlan.h"
+
+#include "dialects/Plumb/IR/PlumbOps.h"
+#include "plumb/Support/Merkle.h"
+#include "plumb/Support/Nodes.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace mlir;
+
+namespace plumb {
+namespace target {
+
+namespace {
+
+int64_t alignUp(int64_t v) {
+  return (v + kPlanAlignment - 1) / kPlanAlignment * kPlanAlignment;
+}
+
+llvm::Error fail(const std::string &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                 msg.c_str());
+}
+
+bool hasNonCanonicalNaN(const exec::Tensor &t) {
+  if (t.type != exec::ElemType::F32)
+    return false;
+  const uint32_t *p = t.as<uint32_t>();
+  for (int64_t i = 0, n = t.numElements(); i < n; ++i) {
+    uint32_t u = p[i];
+    if ((u & 0x7F800000u) == 0x7F800000u && (u & 0x007FFFFFu) &&
+        u != 0x7FC00000u)
+      return true;
+  }
+  return false;
+}
+
+/// One arena buffer: a group of values sharing storage, a scratch buffer or
+/// an input copy. Live over [start, end] (positions, inclusive).
+struct Buffer {
+  int64_t start = 0, end = 0, bytes = 0;
+  int64_t order = 0; // creation order: the final tie-break
+  int64_t offset = -1;
+};
+
+class Planner {
+public:
+  Planner(ModelPlan &plan, PlanOptions options)
+      : plan(plan), options(options) {}
+
+  llvm::Error run(func::FuncOp main) {
+    plan.main = main;
+    plan.nodes = graphNodes(main);
+    Block &entry = main.getBody().front();
+    if (auto err = describeValues(main))
+      return err;
+    if (auto err = planWeights(main))
+      return err;
+    int64_t t = 0;
+    linearize(entry, t);
+    endPos = t + 1;
+    assignStorage(main);
+    pack();
+    return llvm::Error::success();
+  }
+
+private:
+  llvm::Error describe(Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    ValueInfo info;
+    if (!type || !type.hasStaticShape() ||
+        !exec::elemTypeOf(type.getElementType(), info.type)) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      v.getType().print(os);
+      return fail("cannot compile a value of type " + os.str() +
+                  " (static tensors of f32, i64, i32 and i1 only)");
+    }
+    info.shape.assign(type.getShape().begin(), type.getShape().end());
+    int64_t n = 1;
+    for (int64_t d : info.shape)
+      n *= d;
+    info.bytes = n * (int64_t)exec::elemSize(info.type);
+    plan.values[v] = info;
+    return llvm::Error::success();
+  }
+
+  llvm::Error describeValues(func::FuncOp main) {
+    for (BlockArgument a : main.getBody().front().getArguments())
+      if (auto err = describe(a))
+        return err;
+    llvm::Error result = llvm::Error::success();
+    main.getBody().walk([&](Operation *op) {
+      if (result)
+        return WalkResult::interrupt();
+      for (Value r : op->getResults())
+        if (auto err = describe(r)) {
+          result = std::move(err);
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    return result;
+  }
+
+  llvm::Error planWeights(func::FuncOp main) {
+    // Content -> entry, so identical constants are stored once.
+    std::map<std::pair<int64_t, Digest>, int64_t> byContent;
+    llvm::Error result = llvm::Error::success();
+    main.getBody().walk<WalkOrder::PreOrder>([&](ConstantOp c) {
+      if (result)
+        return WalkResult::interrupt();
+      exec::Tensor t;
+      std::string err;
+      if (!exec::tensorFromAttr(c.getValue(), t, err)) {
+        result = fail("constant: " + err);
+        return WalkResult::interrupt();
+      }
+      int64_t bytes = (int64_t)t.byteSize();
+      Digest d = sha256(t.raw(), (size_t)bytes);
+      auto key = std::make_pair(bytes, d);
+      auto it = byContent.find(key);
+      int64_t index;
+      if (it == byContent.end()) {
+        WeightEntry e;
+        e.offset = plan.weightsBytes;
+        e.bytes = bytes;
+        e.source = c;
+        plan.weightsBytes = alignUp(plan.weightsBytes + std::max<int64_t>(bytes, 1));
+        index = (int64_t)plan.weights.size();
+        plan.weights.push_back(e);
+        byContent[key] = index;
+      } else {
+        index = it->second;
+      }
+      WeightEntry &e = plan.weights[index];
+      // A kernel must see canonical NaNs whatever the element type the
+      // other users of these bytes have.
+      if (hasNonCanonicalNaN(t))
+        e.needsCanonicalCopy = true;
+      if (auto res = dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
+        std::string k = res.getRawHandle().getKey().str();
+        if (!llvm::is_contained(e.resources, k))
+          e.resources.push_back(k);
+      }
+      plan.constantEntry[c] = index;
+      return WalkResult::advance();
+    });
+    if (result)
+      return result;
+    plan.weightCanonicalSlot.assign(plan.weights.size(), -1);
+    return llvm::Error::success();
+  }
+
+  void use(Value v, int64_t p) {
+    auto it = last.find(v);
+    if (it == last.end() || it->second < p)
+      last[v] = p;
+  }
+
+  void linearize(Block &block, int64_t &t) {
+    for (Operation &op : block) {
+      int64_t p = t++;
+      pos[&op] = p;
+      for (Value r : op.getResults())
+        def[r] = p;
+      if (!isa<func::ReturnOp>(op))
+        for (Value v : op.getOperands())
+          use(v, p);
+      for (Region &r : op.getRegions())
+        for (Block &b : r)
+          linearize(b, t);
+      if (op.getNumRegions()) {
+        int64_t q = t++;
+        for (Value r : op.getResults())
+          use(r, q);
+      }
+    }
+  }
+
+  int64_t lastUse(Value v) {
+    auto it = last.find(v);
+    return it == last.end() ? def.lookup(v) : it->second;
+  }
+
+  /// Union-find over values sharing a buffer.
+  Value root(Value v) {
+    while (true) {
+      auto it = parent.find(v);
+      if (it == parent.end() || it->second == v)
+        return v;
+      v = it->second;
+    }
+  }
+
+  void assignStorage(func::FuncOp main) {
+    Block &entry = main.getBody().front();
+    for (BlockArgument a : entry.getArguments()) {
+      ValueInfo &info = plan.values[a];
+      info.storage = {StorageKind::Input, a.getArgNumber(), 0};
+    }
+    auto ret = cast<func::ReturnOp>(entry.getTerminator());
+    for (Value v : ret.getOperands())
+      use(v, endPos);
+    // Outputs computed by a top-level node are written in place.
+    llvm::DenseSet<Value> outputValues;
+    for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+      Operation *d = v.getDefiningOp();
+      if (options.deviceResident || !d || isa<ConstantOp>(d) ||
+          d->getBlock() != &entry || outputValues.contains(v))
+        continue;
+      outputValues.insert(v);
+      plan.values[v].storage = {StorageKind::Output, (int64_t)i, 0};
+    }
+    // Every other value, in walk order.
+    main.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto c = dyn_cast<ConstantOp>(op)) {
+        int64_t e = plan.constantEntry.lookup(op);
+        plan.values[c.getResult()].storage = {StorageKind::Weight, e, 0};
+        return;
+      }
+      for (Value r : op->getResults()) {
+        if (outputValues.contains(r))
+          continue;
+        if (isa<ReshapeOp>(op) && canAlias(op, outputValues)) {
+          parent[r] = root(op->getOperand(0));
+          plan.values[r].aliased = true;
+          continue;
+        }
+        parent[r] = r;
+        arenaValues.push_back(r);
+      }
+      std::vector<int64_t> sizes = scratchBytesOf(op);
+      for (int64_t s : sizes) {
+        int64_t p = pos.lookup(op);
+        scratchBuffers[op].push_back(addBuffer(p, p, s));
+      }
+    });
+    // Groups: one buffer per root, covering all members' lifetimes.
+    llvm::DenseMap<Value, int64_t> groupBuffer;
+    std::vector<Value> members;
+    for (Value v : arenaValues)
+      members.push_back(v);
+    // Aliased values are not in arenaValues; collect them in walk order.
+    main.getBody().walk<WalkOrder::PreOrder>([&](ReshapeOp r) {
+      if (plan.values[r.getResult()].aliased)
+        members.push_back(r.getResult());
+    });
+    for (Value v : members) {
+      Value g = root(v);
+      int64_t s = def.lookup(v), e = lastUse(v);
+      auto it = groupBuffer.find(g);
+      if (it == groupBuffer.end()) {
+        groupBuffer[g] = addBuffer(s, e, plan.values[v].bytes);
+      } else {
+        Buffer &b = buffers[it->second];
+        b.start = std::min(b.start, s);
+        b.end = std::max(b.end, e);
+        b.bytes = std::max(b.bytes, plan.values[v].bytes);
+        ++plan.reusedBuffers;
+      }
+    }
+    for (Value v : members)
+      valueBuffer[v] = groupBuffer[root(v)];
+    // Canonicalised copies of float32 inputs (made at entry when needed).
+    plan.inputCanonicalSlot.assign(entry.getNumArguments(), -1);
+    for (BlockArgument a : entry.getArguments()) {
+      const ValueInfo &info = plan.values[a];
+      if ((info.type == exec::ElemType::F32 || options.deviceResident) &&
+          !a.use_empty())
+        inputSlot[a.getArgNumber()] = addBuffer(-1, lastUse(a), info.bytes);
+    }
+    for (auto [i, e] : llvm::enumerate(plan.weights))
+      if (e.needsCanonicalCopy)
+        weightSlot[i] = addBuffer(-1, endPos, e.bytes);
+  }
+
+  /// A reshape may share its operand's buffer when nobody can tell: the
+  /// operand is an arena value (not an input, weight or output) whose last
+  /// use is this reshape, and the result is not a graph output.
+  bool canAlias(Operation *op, const llvm::DenseSet<Value> &outputValues) {
+    Value src = op->getOperand(0);
+    Operation *d = src.getDefiningOp();
+    if (!d || isa<ConstantOp>(d) || outputValues.contains(src))
+      return false;
+    return lastUse(src) == pos.lookup(op);
+  }
+
+  int64_t addBuffer(int64_t s, int64_t e, int64_t bytes) {
+    Buffer b;
+    b.start = s;
+    b.end = e;
+    b.bytes = alignUp(std::max<int64_t>(bytes, 1));
+    b.order = (int64_t)buffers.size();
+    buffers.push_back(b);
+    return b.order;
+  }
+
+  void pack() {
+    std::vector<int64_t> order(buffers.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = (int64_t)i;
+    std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      const Buffer &x = buffers[a], &y = buffers[b];
+      if (x.bytes != y.bytes)
+        return x.bytes > y.bytes;
+      if (x.start != y.start)
+        return x.start < y.start;
+      return x.order < y.order;
+    });
+    std::vector<int64_t> placed;
+    int64_t total = 0;
+    for (int64_t i : order) {
+      Buffer &b = buffers[i];
+      plan.unplannedBytes += b.bytes;
+      std::vector<std::pair<int64_t, int64_t>> busy; // [offset, end)
+      for (int64_t j : placed) {
+        const Buffer &o = buffers[j];
+        if (o.start <= b.end && b.start <= o.end)
+          busy.push_back({o.offset, o.offset + o.bytes});
+      }
+      std::sort(busy.begin(), busy.end());
+      int64_t off = 0;
+      for (auto &r : busy) {
+        if (r.first - off >= b.bytes)
+          break;
+        off = std::max(off, r.second);
+      }
+      b.offset = off;
+      total = std::max(total, off + b.bytes);
+      placed.push_back(i);
+    }
+    plan.arenaBytes = total;
+    for (auto &kv : valueBuffer)
+      plan.values[kv.first].storage = {StorageKind::Arena, 0,
+                                       buffers[kv.second].offset};
+    for (auto &kv : scratchBuffers)
+      for (int64_t b : kv.second)
+        plan.scratch[kv.first].push_back(buffers[b].offset);
+    for (auto &kv : inputSlot)
+      plan.inputCanonicalSlot[kv.first] = buffers[kv.second].offset;
+    for (auto &kv : weightSlot)
+      plan.weightCanonicalSlot[kv.first] = buffers[kv.second].offset;
+  }
+
+  ModelPlan &plan;
+  PlanOptions options;
+  llvm::DenseMap<Operation *, int64_t> pos;
+  llvm::DenseMap<Value, int64_t> def, last;
+  llvm::DenseMap<Value, Value> parent;
+  std::vector<Value> arenaValues;
+  std::vector<Buffer> buffers;
+  llvm::DenseMap<Value, int64_t> valueBuffer;
+  std::map<Operation *, std::vector<int64_t>> scratchBuffers;
+  std::map<int64_t, int64_t> inputSlot, weightSlot;
+  int64_t endPos = 0;
+};
+
+} // namespace
+
+bool convGeometry(Operation *op, ConvGeometry &g) {
+  auto c = dyn_cast<ConvOp>(op);
+  if (!c)
+    return false;
+  auto x = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto w = cast<RankedTensorType>(op->getOperand(1).getType());
+  auto y = cast<RankedTensorType>(op->getResult(0).getType());
+  auto s = c.getStrides(), p = c.getPads(), d = c.getDilations();
+  if (x.getRank() == 3) {
+    g = {x.getDimSize(0), x.getDimSize(1), 1, x.getDimSize(2), w.getDimSize(0),
+         1, w.getDimSize(2), 1, y.getDimSize(2), c.getGroup(), 1, s[0], 1,
+         d[0], 0, p[0], 0, p[1]};
+    return true;
+  }
+  if (x.getRank() != 4)
+    return false;
+  g = {x.getDimSize(0), x.getDimSize(1), x.getDimSize(2), x.getDimSize(3),
+       w.getDimSize(0), w.getDimSize(2), w.getDimSize(3), y.getDimSize(2),
+       y.getDimSize(3), c.getGroup(), s[0], s[1], d[0], d[1], p[0], p[1], p[2],
+       p[3]};
+  return true;
+}
+
+int64_t convColumnBytes(Operation *op) {
+  ConvGeometry g;
+  if (!convGeometry(op, g) || g.group < 1 || g.Cin % g.group ||
+      g.Cout % g.group)
+    return 0;
+  int64_t Mg = g.Cout / g.group, P = g.OH * g.OW;
+  int64_t K = (g.Cin / g.group) * g.KH * g.KW;
+  bool direct = g.KH == 1 && g.KW == 1 && g.strideH == 1 && g.strideW == 1 &&
+                g.padTop == 0 && g.padLeft == 0 && g.OH == g.H && g.OW == g.W;
+  if (direct || Mg <= 1 || P == 0 || K == 0)
+    return 0;
+  return K * P * 4;
+}
+
+std::vector<int64_t> scratchBytesOf(Operation *op) {
+  if (int64_t col = convColumnBytes(op))
+    return {col};
+  auto bytesOf = [](Type t) {
+    auto r = cast<RankedTensorType>(t);
+    exec::ElemType et = exec::ElemType::F32;
+    exec::elemTypeOf(r.getElementType(), et);
+    return r.getNumElements() * (int64_t)exec::elemSize(et);
+  };
+  // layer_norm: scale and bias broadcast to the normalised shape.
+  if (auto ln = dyn_cast<LayerNormOp>(op)) {
+    auto x = cast<RankedTensorType>(ln->getOperand(0).getType());
+    int64_t d = 1;
+    for (int64_t i = ln.getAxis(); i < x.getRank(); ++i)
+      d *= x.getDimSize(i);
+    // Operands already of the normalised shape are used as they are.
+    std::vector<int64_t> s;
+    for (unsigned i = 1; i < ln->getNumOperands(); ++i) {
+      auto t = cast<RankedTensorType>(ln->getOperand(i).getType());
+      if (t.getShape() != x.getShape().drop_front(ln.getAxis()))
+        s.push_back(d * 4);
+    }
+    return s;
+  }
+  // Variadic ops on int32 fold pairwise through two partial results.
+  if (isa<SumOp, MaxOp, MinOp>(op)) {
+    auto y = cast<RankedTensorType>(op->getResult(0).getType());
+    if (y.getElementType().isInteger(32) && op->getNumOperands() > 1)
+      return {bytesOf(y), bytesOf(y)};
+  }
+  return {};
+}
+
+llvm::Expected<ModelPlan> planModel(ModuleOp module, PlanOptions options) {
+  func::FuncOp main = getMainFunc(module);
+  if (!main)
+    return fail("the module has no func.func @main");
+  if (main.getBody().getBlocks().size() != 1)
+    return fail("@main must have a single block");
+  ModelPlan plan;
+  Planner planner(plan, options);
+  if (auto err = planner.run(main))
+    return std::move(err);
+  return std::move(plan);
+}
+
+llvm::Error appendWeightBytes(const WeightEntry &entry, std::string &out) {
+  exec::Tensor t;
+  std::string err;
+  if (!exec::tensorFromAttr(cast<ConstantOp>(entry.source).getValue(), t, err))
+    return fail("constant: " + err);
+  out.append((const char *)t.raw(), t.byteSize());
+  return llvm::Error::success();
+}
+
+llvm::Error buildWeightImage(const ModelPlan &plan, std::string &out) {
+  out.clear();
+  out.reserve((size_t)plan.weightsBytes);
+  for (const WeightEntry &e : plan.weights) {
+    out.resize((size_t)e.offset, '\0');
+    if (auto err = appendWeightBytes(e, out))
+      return err;
+  }
+  out.resize((size_t)plan.weightsBytes, '\0');
+  return llvm::Error::success();
+}
+
+} // namespace target
+} // namespace plumb

@@ -1,0 +1,84 @@
+//===- passes/FoldConstants.cpp - plumb-fold-constants --------------------===//
+//
+// Part of Plumb. See Passes.td. Folded values come from the runtime kernels
+// through the reference interpreter, so they are the bits execution would
+// produce.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "dialects/Plumb/IR/PlumbOps.h"
+#include "plumb/Interpreter/Interpreter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace plumb {
+#define GEN_PASS_DEF_FOLDCONSTANTSPASS
+#include "passes/Passes.h.inc"
+} // namespace plumb
+
+using namespace mlir;
+using namespace plumb;
+
+namespace {
+
+DenseElementsAttr toAttr(const exec::Tensor &t, RankedTensorType type) {
+  if (t.type == exec::ElemType::Bool) {
+    SmallVector<bool> v;
+    for (int64_t i = 0; i < t.numElements(); ++i)
+      v.push_back(t.as<uint8_t>()[i] != 0);
+    return DenseElementsAttr::get(type, ArrayRef<bool>(v));
+  }
+  return DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>((const char *)t.raw(), t.byteSize()));
+}
+
+struct FoldConstantsPass
+    : plumb::impl::FoldConstantsPassBase<FoldConstantsPass> {
+  using Base::Base;
+
+  /// Folds `op` if all its operands are constants and its results are small.
+  void tryFold(Operation *op) {
+    if (!isa_and_nonnull<PlumbDialect>(op->getDialect()) ||
+        isa<ConstantOp, IfOp, YieldOp>(op) || op->getNumOperands() == 0)
+      return;
+    int64_t total = 0;
+    for (Type t : op->getResultTypes())
+      total += cast<RankedTensorType>(t).getNumElements();
+    if (total > maxElements)
+      return;
+    std::vector<exec::Tensor> ins(op->getNumOperands());
+    std::vector<const exec::Tensor *> ptrs;
+    std::string err;
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      auto c = op->getOperand(i).getDefiningOp<ConstantOp>();
+      if (!c || !exec::tensorFromAttr(c.getValue(), ins[i], err))
+        return;
+      ptrs.push_back(&ins[i]);
+    }
+    std::vector<exec::Tensor> outs;
+    if (!exec::executeOp(op, ptrs, outs, err))
+      return; // left for run time (e.g. an out-of-range gather index)
+    OpBuilder b(op);
+    for (unsigned r = 0; r < op->getNumResults(); ++r) {
+      auto type = cast<RankedTensorType>(op->getResult(r).getType());
+      Value c = ConstantOp::create(b, op->getLoc(), toAttr(outs[r], type));
+      op->getResult(r).replaceAllUsesWith(c);
+    }
+    op->erase();
+  }
+
+  void runOnOperation() override {
+    // Program order is topological, so one pass in order folds whole
+    // constant subgraphs: a folded op's users see constant operands.
+    SmallVector<Operation *> ops;
+    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      ops.push_back(op);
+    });
+    for (Operation *op : ops)
+      tryFold(op);
+  }
+};
+
+} // namespace

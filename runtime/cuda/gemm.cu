@@ -1,0 +1,11 @@
+//===- runtime/cuda/gemm.cu - CUDA twin: GEMM and batched MatMul -*- CUDA -*-===//
+//
+// Part of Plumb. Entry points of plumb_cuda.h for this family; the
+// per-element arithmetic is device_ops.h (the same header functions as the
+// CPU kernels), the argument checks launchers.h.
+//
+//===----------------------------------------------------------------------===//
+#include "cuda_exec.cuh"
+
+#define PLUMB_ABI_GEMM
+#include "abi.inc"

@@ -1,0 +1,479 @@
+//===- runtime/cuda/launchers.h - Argument checks and launches -*- C++ -*-===//
+//
+// Part of Plumb. The host side of every CUDA-twin entry point, written once
+// as templates over an executor `Exec` with
+//     template <class F> static int run(int64_t n, const F &f, cudaStream_t s);
+// that calls f(i) for every i in [0, n) — one CUDA thread per index for the
+// real library (cuda_exec.cuh), a host loop for the emulation runner of
+// test/determinism (so this file, device_ops.h and the whole index logic are
+// tested bit for bit against the CPU kernels on machines without a GPU).
+// Functors are plain structs with PLUMB_HD operator() (no extended lambdas).
+// Argument checks mirror the CPU kernels so both return the same codes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLUMB_RUNTIME_CUDA_LAUNCHERS_H
+#define PLUMB_RUNTIME_CUDA_LAUNCHERS_H
+
+#include "device_ops.h"
+#include "plumb_cuda.h"
+
+namespace plumb {
+namespace cuda {
+
+//===----------------------------------------------------------------------===//
+// Functors.
+//===----------------------------------------------------------------------===//
+
+struct GemmF {
+  GemmArgs g;
+  PLUMB_INLINE void operator()(int64_t i) const {
+    gemmElement(g, i / g.N, i % g.N);
+  }
+};
+
+struct MatMulF { // batched: i over [batch, M, N]
+  GemmArgs g;
+  int64_t a_bs, b_bs;
+  PLUMB_INLINE void operator()(int64_t i) const {
+    const int64_t mn = g.M * g.N;
+    const int64_t b = i / mn, r = i - b * mn;
+    GemmArgs h = g;
+    h.A = g.A + b * a_bs;
+    h.B = g.B + b * b_bs;
+    h.Y = g.Y + b * mn;
+    gemmElement(h, r / g.N, r % g.N);
+  }
+};
+
+struct ConvF {
+  plumb_conv2d_params p;
+  const float *X, *W, *bias;
+  float *Y;
+  int64_t block;
+  int transposed;
+  PLUMB_INLINE void operator()(int64_t i) const {
+    if (transposed)
+      convTranspose2dElement(p, X, W, bias, Y, block, i);
+    else
+      conv2dElement(p, X, W, bias, Y, block, i);
+  }
+};
+
+struct UnaryF {
+  const float *x;
+  float *y;
+  int32_t op;
+  float alpha, beta;
+  PLUMB_INLINE void operator()(int64_t i) const {
+    y[i] = unaryF32(op, x[i], alpha, beta);
+  }
+};
+
+struct BinaryF {
+  ops::BroadcastPlan plan;
+  int32_t op;
+  const float *a, *b;
+  void *out;
+  PLUMB_INLINE void operator()(int64_t i) const {
+    binaryElement(plan, op, a, b, out, i);
+  }
+};
+
+struct CastF {
+  const float *x;
+  void *y;
+  int32_t to;
+  PLUMB_INLINE void operator()(int64_t i) const { castF32Element(x, y, to, i); }
+};
+
+struct ReduceF {
+  ReduceLayout L;
+  int32_t op;
+  const float *x;
+  float *y;
+  int64_t block;
+  PLUMB_INLINE void operator()(int64_t o) const {
+    y[o] = reduceElement(L, op, x, block, o);
+  }
+};
+
+struct ArgMaxF {
+  const float *x;
+  int64_t len, inner;
+  int32_t is_min, last;
+  int64_t *y;
+  PLUMB_INLINE void operator()(int64_t o) const {
+    y[o] = argmaxElement(x, len, inner, is_min, last, o);
+  }
+};
+
+struct SoftmaxF {
+  const float *x;
+  float *y;
+  int64_t len, inner, block;
+  int32_t log;
+  PLUMB_INLINE void operator()(int64_t r) const {
+    softmaxRow(x, y, len, inner, log, block, r);
+  }
+};
+
+struct MaxPoolF {
+  PoolGeom g;
+  const float *x;
+  float *y;
+  int64_t *indices;
+  PLUMB_INLINE void operator()(int64_t i) const {
+    maxpoolElement(g, x, y, indices, i);
+  }
+};
+
+struct AvgPoolF {
+  PoolGeom g;
+  const float *x;
+  float *y;
+  int32_t includePad;
+  PLUMB_INLINE void operator()(int64_t i) const {
+    avgpoolElement(g, x, y, includePad, i);
+  }
+};
+
+struct GlobalPoolF {
+  const float *x;
+  float *y;
+  int64_t spatial, block;
+  int32_t isMax;
+  PLUMB_INLINE void operator()(int64_t r) const {
+    globalPoolElement(x, spatial, isMax, y, block, r);
+  }
+};
+
+struct BatchNormF {
+  const float *x, *scale, *bias, *mean, *var;
+  float *y;
+  int64_t c, spatial;
+  float eps;
+  PLUMB_INLINE void operator()(int64_t i) const {
+    batchnormElement(x, c, spatial, scale, bias, mean, var, eps, y, i);
+  }
+};
+
+struct LayerNormF { // rows of d; instance norm: scale/bias stride 0 per channel
+  const float *x, *scale, *bias;
+  float *y, *meanOut, *invOut;
+  int64_t d, c, block;
+  float eps;
+  int instance;
+  PLUMB_INLINE void operator()(int64_t r) const {
+    if (instance) {
+      const int64_t k = r % c;
+      normRow(x + r * d, d, scale + k, 0, bias + k, 0, eps, y + r * d, block,
+              nullptr, nullptr);
+    } else {
+      normRow(x + r * d, d, scale, 1, bias, 1, eps, y + r * d, block,
+              meanOut ? meanOut + r : nullptr, invOut ? invOut + r : nullptr);
+    }
+  }
+};
+
+struct ResizeF {
+  ResizeArgs a;
+  const float *x;
+  float *y;
+  PLUMB_INLINE void operator()(int64_t i) const { resizeElement(a, x, y, i); }
+};
+
+//===----------------------------------------------------------------------===//
+// Launchers.
+//===----------------------------------------------------------------------===//
+
+inline bool convParamsValid(const plumb_conv2d_params *p) {
+  if (!p || p->N < 0 || p->Cin < 0 || p->H < 0 || p->W < 0 || p->Cout < 0 ||
+      p->KH < 1 || p->KW < 1 || p->OH < 0 || p->OW < 0 || p->group < 1 ||
+      p->stride_h < 1 || p->stride_w < 1 || p->dilation_h < 1 ||
+      p->dilation_w < 1)
+    return false;
+  return p->Cin % p->group == 0 && p->Cout % p->group == 0;
+}
+
+inline int64_t convOutDim(int64_t in, int64_t k, int64_t s, int64_t d,
+                          int64_t pb, int64_t pe) {
+  const int64_t span = in + pb + pe - ((k - 1) * d + 1);
+  return span < 0 ? 0 : span / s + 1;
+}
+
+template <class Exec>
+int launchGemm(int64_t M, int64_t N, int64_t K, float alpha, const float *A,
+               int64_t a_rs, int64_t a_cs, const float *B, int64_t b_rs,
+               int64_t b_cs, float beta, const float *C, int64_t c_rs,
+               int64_t c_cs, float *Y, int64_t ldy, int64_t block,
+               cudaStream_t s) {
+  if (M <= 0 || N <= 0)
+    return PLUMB_RT_OK;
+  GemmArgs g{M,    N,    K,    alpha, beta, A,   a_rs, a_cs,
+             B,    b_rs, b_cs, C,     c_rs, c_cs, Y,   ldy,
+             block < 0 ? 0 : block};
+  return Exec::run(M * N, GemmF{g}, s);
+}
+
+template <class Exec>
+int launchMatMulBatched(int64_t batch, int64_t M, int64_t N, int64_t K,
+                        const float *A, int64_t a_bs, const float *B,
+                        int64_t b_bs, float *Y, int64_t block,
+                        cudaStream_t s) {
+  if (batch <= 0 || M <= 0 || N <= 0)
+    return PLUMB_RT_OK;
+  GemmArgs g{M, N, K, 1.0f, 1.0f, A, K, 1, B, N, 1, nullptr, 0, 0, Y, N,
+             block < 0 ? 0 : block};
+  return Exec::run(batch * M * N, MatMulF{g, a_bs, b_bs}, s);
+}
+
+template <class Exec>
+int launchConv(const plumb_conv2d_params *p, const float *X, const float *W,
+               const float *bias, float *Y, int64_t block, bool transposed,
+               cudaStream_t s) {
+  if (!convParamsValid(p))
+    return -1;
+  if (!transposed &&
+      (p->OH != convOutDim(p->H, p->KH, p->stride_h, p->dilation_h,
+                           p->pad_top, p->pad_bottom) ||
+       p->OW != convOutDim(p->W, p->KW, p->stride_w, p->dilation_w,
+                           p->pad_left, p->pad_right)))
+    return -1;
+  const int64_t total = p->N * p->Cout * p->OH * p->OW;
+  if (total == 0)
+    return 0;
+  return Exec::run(total,
+                   ConvF{*p, X, W, bias, Y, block < 0 ? 0 : block,
+                         transposed ? 1 : 0},
+                   s);
+}
+
+template <class Exec>
+int launchUnary(int32_t op, const float *x, float *y, int64_t n, float alpha,
+                float beta, cudaStream_t s) {
+  if (!unaryOpValid(op) || n < 0)
+    return PLUMB_RT_EINVAL;
+  if (n == 0)
+    return PLUMB_RT_OK;
+  return Exec::run(n, UnaryF{x, y, op, alpha, beta}, s);
+}
+
+template <class Exec>
+int launchBinary(int32_t op, const float *a, const int64_t *a_shape,
+                 int32_t a_rank, const float *b, const int64_t *b_shape,
+                 int32_t b_rank, void *out, const int64_t *out_shape,
+                 int32_t out_rank, cudaStream_t s) {
+  if (!binaryOpValid(op))
+    return PLUMB_RT_EINVAL;
+  BinaryF f;
+  const int64_t *shapes[2] = {a_shape, b_shape};
+  const int32_t ranks[2] = {a_rank, b_rank};
+  int rc = ops::makeBroadcastPlan(f.plan, 2, shapes, ranks, out_shape, out_rank);
+  if (rc != PLUMB_RT_OK)
+    return rc;
+  if (f.plan.total == 0)
+    return PLUMB_RT_OK;
+  f.op = op;
+  f.a = a;
+  f.b = b;
+  f.out = out;
+  return Exec::run(f.plan.total, f, s);
+}
+
+template <class Exec>
+int launchCast(const float *x, void *y, int32_t to, int64_t n,
+               cudaStream_t s) {
+  if (to < PLUMB_RT_F32 || to > PLUMB_RT_BOOL || n < 0)
+    return PLUMB_RT_EINVAL;
+  if (n == 0)
+    return PLUMB_RT_OK;
+  return Exec::run(n, CastF{x, y, to}, s);
+}
+
+template <class Exec>
+int launchReduce(int32_t op, const float *x, const int64_t *shape,
+                 int32_t rank, const int64_t *axes, int32_t n_axes, float *y,
+                 int64_t block, cudaStream_t s) {
+  ReduceF f;
+  int64_t outputs = 0;
+  int rc = makeReduceLayout(f.L, shape, rank, axes, n_axes, &outputs);
+  if (rc != PLUMB_RT_OK)
+    return rc;
+  if (outputs == 0)
+    return PLUMB_RT_OK;
+  if (!reduceOpValid(op))
+    return PLUMB_RT_EINVAL;
+  f.op = op;
+  f.x = x;
+  f.y = y;
+  f.block = block < 0 ? 0 : block;
+  return Exec::run(outputs, f, s);
+}
+
+template <class Exec>
+int launchArgMax(const float *x, const int64_t *shape, int32_t rank,
+                 int32_t axis, int32_t is_min, int32_t last, int64_t *y,
+                 cudaStream_t s) {
+  if (rank < 1 || rank > PLUMB_RT_MAX_RANK || axis < 0 || axis >= rank)
+    return PLUMB_RT_EINVAL;
+  int64_t outer = 1, inner = 1;
+  for (int32_t d = 0; d < rank; ++d) {
+    if (shape[d] < 0)
+      return PLUMB_RT_EINVAL;
+    if (d < axis)
+      outer *= shape[d];
+    else if (d > axis)
+      inner *= shape[d];
+  }
+  if (outer * inner == 0)
+    return PLUMB_RT_OK;
+  if (shape[axis] == 0)
+    return PLUMB_RT_EINVAL;
+  return Exec::run(outer * inner, ArgMaxF{x, shape[axis], inner, is_min, last, y},
+                   s);
+}
+
+template <class Exec>
+int launchSoftmax(const float *x, float *y, int64_t outer, int64_t len,
+                  int64_t inner, int32_t log, int64_t block, cudaStream_t s) {
+  if (outer < 0 || len < 0 || inner < 0)
+    return PLUMB_RT_EINVAL;
+  if (outer * len * inner == 0)
+    return PLUMB_RT_OK;
+  return Exec::run(outer * inner,
+                   SoftmaxF{x, y, len, inner, block < 0 ? 0 : block, log}, s);
+}
+
+template <class Exec>
+int launchMaxPool(const float *x, int64_t n, int64_t c, int32_t sdims,
+                  const int64_t *in, const int64_t *out, const int64_t *k,
+                  const int64_t *st, const int64_t *pads, const int64_t *dil,
+                  float *y, int64_t *indices, cudaStream_t s) {
+  MaxPoolF f;
+  int rc = makePoolGeom(f.g, sdims, in, out, k, st, pads, dil);
+  if (rc != PLUMB_RT_OK || n < 0 || c < 0)
+    return rc != PLUMB_RT_OK ? rc : PLUMB_RT_EINVAL;
+  if (n * c * f.g.outSize == 0)
+    return PLUMB_RT_OK;
+  f.x = x;
+  f.y = y;
+  f.indices = indices;
+  return Exec::run(n * c * f.g.outSize, f, s);
+}
+
+template <class Exec>
+int launchAvgPool(const float *x, int64_t n, int64_t c, int32_t sdims,
+                  const int64_t *in, const int64_t *out, const int64_t *k,
+                  const int64_t *st, const int64_t *pads, const int64_t *dil,
+                  int32_t includePad, float *y, cudaStream_t s) {
+  AvgPoolF f;
+  int rc = makePoolGeom(f.g, sdims, in, out, k, st, pads, dil);
+  if (rc != PLUMB_RT_OK || n < 0 || c < 0)
+    return rc != PLUMB_RT_OK ? rc : PLUMB_RT_EINVAL;
+  if (n * c * f.g.outSize == 0)
+    return PLUMB_RT_OK;
+  f.x = x;
+  f.y = y;
+  f.includePad = includePad;
+  return Exec::run(n * c * f.g.outSize, f, s);
+}
+
+template <class Exec>
+int launchGlobalPool(const float *x, int64_t nc, int64_t spatial,
+                     int32_t isMax, float *y, int64_t block, cudaStream_t s) {
+  if (nc < 0 || spatial < 0)
+    return PLUMB_RT_EINVAL;
+  if (nc == 0)
+    return PLUMB_RT_OK;
+  return Exec::run(nc, GlobalPoolF{x, y, spatial, block < 0 ? 0 : block, isMax},
+                   s);
+}
+
+template <class Exec>
+int launchBatchNorm(const float *x, int64_t n, int64_t c, int64_t spatial,
+                    const float *scale, const float *bias, const float *mean,
+                    const float *var, float eps, float *y, cudaStream_t s) {
+  if (n < 0 || c < 0 || spatial < 0)
+    return PLUMB_RT_EINVAL;
+  if (n * c * spatial == 0)
+    return PLUMB_RT_OK;
+  return Exec::run(n * c * spatial,
+                   BatchNormF{x, scale, bias, mean, var, y, c, spatial, eps}, s);
+}
+
+template <class Exec>
+int launchLayerNorm(const float *x, int64_t outer, int64_t d,
+                    const float *scale, const float *bias, float eps, float *y,
+                    float *meanOut, float *invOut, int64_t block,
+                    cudaStream_t s) {
+  if (outer < 0 || d < 0)
+    return PLUMB_RT_EINVAL;
+  if (outer == 0)
+    return PLUMB_RT_OK;
+  return Exec::run(outer,
+                   LayerNormF{x, scale, bias, y, meanOut, invOut, d, 1,
+                              block < 0 ? 0 : block, eps, 0},
+                   s);
+}
+
+template <class Exec>
+int launchInstanceNorm(const float *x, int64_t n, int64_t c, int64_t spatial,
+                       const float *scale, const float *bias, float eps,
+                       float *y, int64_t block, cudaStream_t s) {
+  if (n < 0 || c < 0 || spatial < 0)
+    return PLUMB_RT_EINVAL;
+  if (n * c * spatial == 0)
+    return PLUMB_RT_OK;
+  return Exec::run(n * c,
+                   LayerNormF{x, scale, bias, y, nullptr, nullptr, spatial, c,
+                              block < 0 ? 0 : block, eps, 1},
+                   s);
+}
+
+template <class Exec>
+int launchResize(const float *x, const int64_t *in_shape, int32_t rank,
+                 const int64_t *out_shape, const float *scales, int32_t mode,
+                 int32_t coord, int32_t nearest, float *y, cudaStream_t s) {
+  if (rank < 1 || rank > PLUMB_RT_MAX_RANK)
+    return PLUMB_RT_EINVAL;
+  if (mode != PLUMB_RT_RESIZE_NEAREST && mode != PLUMB_RT_RESIZE_LINEAR)
+    return PLUMB_RT_EINVAL;
+  if (coord < PLUMB_RT_COORD_HALF_PIXEL ||
+      coord > PLUMB_RT_COORD_TF_HALF_PIXEL_FOR_NN ||
+      nearest < PLUMB_RT_NEAREST_ROUND_PREFER_FLOOR ||
+      nearest > PLUMB_RT_NEAREST_CEIL)
+    return PLUMB_RT_EINVAL;
+  ResizeF f;
+  f.a.rank = rank;
+  f.a.mode = mode;
+  f.a.coord = coord;
+  f.a.nearest = nearest;
+  int64_t total = 1;
+  for (int32_t d = 0; d < rank; ++d) {
+    if (in_shape[d] < 0 || out_shape[d] < 0)
+      return PLUMB_RT_EINVAL;
+    total *= out_shape[d];
+  }
+  if (total == 0)
+    return PLUMB_RT_OK;
+  int64_t st = 1;
+  for (int32_t d = rank - 1; d >= 0; --d) {
+    if (in_shape[d] == 0)
+      return PLUMB_RT_EINVAL;
+    f.a.in[d] = in_shape[d];
+    f.a.out[d] = out_shape[d];
+    f.a.st[d] = st;
+    st *= in_shape[d];
+    f.a.scale[d] = scales ? scales[d]
+                          : ops::castI64ToF32(out_shape[d]) /
+                                ops::castI64ToF32(in_shape[d]);
+  }
+  f.x = x;
+  f.y = y;
+  return Exec::run(total, f, s);
+}
+
+} // namespace cuda
+} // namespace plumb
+
+#endif // PLUMB_RUNTIME_CUDA_LAUNCHERS_H

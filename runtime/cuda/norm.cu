@@ -1,0 +1,11 @@
+//===- runtime/cuda/norm.cu - CUDA twin: BatchNorm, LayerNorm, InstanceNorm -*- CUDA -*-===//
+//
+// Part of Plumb. Entry points of plumb_cuda.h for this family; the
+// per-element arithmetic is device_ops.h (the same header functions as the
+// CPU kernels), the argument checks launchers.h.
+//
+//===----------------------------------------------------------------------===//
+#include "cuda_exec.cuh"
+
+#define PLUMB_ABI_NORM
+#include "abi.inc"

@@ -1,0 +1,7 @@
+func.func @main(%x: tensor<1x1x28x28xf32> {plumb.name = "x"}) -> (tensor<1x8x28x28xf32> {plumb.name = "y"}) {
+  %w = plumb.constant dense<0.5> : tensor<8x1x5x5xf32>
+  %b = plumb.constant dense<0.25> : tensor<8xf32>
+  %c = plumb.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 2, 2, 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x1x28x28xf32>, tensor<8x1x5x5xf32>, tensor<8xf32>) -> tensor<1x8x28x28xf32>
+  %r = plumb.relu %c : tensor<1x8x28x28xf32>
+  return %r : tensor<1x8x28x28xf32>
+}

@@ -1,0 +1,366 @@
+//===- test/unit/dispute/DisputeTest.cpp - Referee, parties, messages -----===//
+//
+// Part of Plumb. The wire format, and whole disputes between in-process
+// parties over traces of a small program: every fault position, both sides,
+// and each adversarial behaviour. The referee must find the first divergent
+// node, blame the right party, never blame an honest one, and execute
+// exactly one node.
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/Dispute/Party.h"
+#include "plumb/Dispute/Protocol.h"
+#include "plumb/Dispute/Referee.h"
+
+#include "plumb/InitAll.h"
+#include "plumb/Interpreter/Interpreter.h"
+#include "plumb/Support/Nodes.h"
+#include "plumb/Trace/TraceRecorder.h"
+
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace plumb;
+using namespace plumb::dispute;
+
+namespace {
+
+TEST(Messages, HeaderIsChecked) {
+  llvm::json::Object m = makeMessage("query_node");
+  m["index"] = 3;
+  std::string line = serialize(m), type, err;
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  llvm::json::Object back;
+  ASSERT_TRUE(parseMessage(line, back, type, err)) << err;
+  EXPECT_EQ(type, "query_node");
+  EXPECT_EQ(back.getInteger("index"), 3);
+  EXPECT_FALSE(parseMessage("[1]", back, type, err));
+  EXPECT_FALSE(parseMessage("{\"protocol\":\"plumb-dispute\",\"version\":2,"
+                            "\"type\":\"x\"}",
+                            back, type, err));
+  EXPECT_NE(err.find("unsupported protocol version 2"), std::string::npos);
+  EXPECT_FALSE(parseMessage("{\"protocol\":\"other\",\"version\":1,"
+                            "\"type\":\"x\"}",
+                            back, type, err));
+  EXPECT_FALSE(parseMessage("{\"protocol\":\"plumb-dispute\",\"version\":1}",
+                            back, type, err));
+  EXPECT_FALSE(parseMessage("not json", back, type, err));
+}
+
+TEST(Messages, TensorHeaders) {
+  for (exec::ElemType t : {exec::ElemType::F32, exec::ElemType::I64,
+                           exec::ElemType::I32, exec::ElemType::Bool}) {
+    exec::Tensor x = exec::Tensor::make(t, {2, 3});
+    exec::ElemType type;
+    std::vector<int64_t> shape;
+    size_t bytes;
+    std::string err;
+    ASSERT_TRUE(parseTensorHeader(tensorHeader(x), type, shape, bytes, err))
+        << err;
+    EXPECT_EQ(type, t);
+    EXPECT_EQ(shape, x.shape);
+    EXPECT_EQ(bytes, x.byteSize());
+  }
+  exec::Tensor scalar = exec::Tensor::make(exec::ElemType::F32, {});
+  exec::ElemType type;
+  std::vector<int64_t> shape;
+  size_t bytes;
+  std::string err;
+  llvm::json::Object o = tensorHeader(scalar);
+  ASSERT_TRUE(parseTensorHeader(o, type, shape, bytes, err));
+  EXPECT_EQ(bytes, 4u);
+  o["shape"] = llvm::json::Array{2};
+  EXPECT_FALSE(parseTensorHeader(o, type, shape, bytes, err));
+  EXPECT_NE(err.find("'bytes' is 4 but a float32 tensor of 2 elements has 8"),
+            std::string::npos)
+      << err;
+  o = tensorHeader(scalar);
+  o["dtype"] = "float16";
+  EXPECT_FALSE(parseTensorHeader(o, type, shape, bytes, err));
+  o = tensorHeader(scalar);
+  o["shape"] = llvm::json::Array{int64_t(1) << 41};
+  EXPECT_FALSE(parseTensorHeader(o, type, shape, bytes, err));
+  o = tensorHeader(scalar);
+  o.erase("bytes");
+  EXPECT_FALSE(parseTensorHeader(o, type, shape, bytes, err));
+}
+
+TEST(Messages, AttachmentsFollowTheirLine) {
+  struct Echo : Responder {
+    bool respond(const std::string &request, std::string &reply,
+                 std::string &attachment) override {
+      reply = request;
+      attachment = "0123456789";
+      return true;
+    }
+  } echo;
+  LocalChannel ch(echo);
+  std::string err, line;
+  ASSERT_TRUE(ch.send("{}", err));
+  ASSERT_TRUE(ch.receive(line, 10, err));
+  char buf[10];
+  ASSERT_TRUE(ch.receiveBytes(buf, 4, 10, err));
+  EXPECT_EQ(std::string(buf, 4), "0123");
+  ASSERT_TRUE(ch.receiveBytes(buf, 6, 10, err));
+  EXPECT_EQ(std::string(buf, 6), "456789");
+  EXPECT_FALSE(ch.receiveBytes(buf, 1, 10, err));
+  EXPECT_EQ(ch.bytesSent, 3u);
+  EXPECT_EQ(ch.bytesReceived, 13u);
+}
+
+TEST(Behaviours, Parse) {
+  Behaviour b;
+  std::string err;
+  ASSERT_TRUE(parseBehaviour("lie-hash=3", b, err));
+  EXPECT_EQ(b.lieHash, 3);
+  ASSERT_TRUE(parseBehaviour("forge-proof", b, err));
+  EXPECT_EQ(b.forgeProof, 1);
+  ASSERT_TRUE(parseBehaviour("forge-proof=4", b, err));
+  EXPECT_EQ(b.forgeProof, 4);
+  ASSERT_TRUE(parseBehaviour("silent-after=0", b, err));
+  EXPECT_EQ(b.silentAfter, 0);
+  ASSERT_TRUE(parseBehaviour("bad-tensors", b, err));
+  EXPECT_TRUE(b.badTensors);
+  ASSERT_TRUE(parseBehaviour("inconsistent-hash=0", b, err));
+  for (const char *bad : {"lie-hash", "lie-hash=-1", "forge-proof=0",
+                          "bad-tensors=1", "sing", "silent-after=x"})
+    EXPECT_FALSE(parseBehaviour(bad, b, err)) << bad;
+}
+
+/// Traces of the small program: an honest one and faulty ones.
+class Disputes : public ::testing::Test {
+protected:
+  mlir::MLIRContext ctx;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::vector<exec::Tensor> inputs;
+  std::string tmp;
+
+  void SetUp() override {
+    mlir::DialectRegistry registry;
+    registerAllDialects(registry);
+    ctx.appendDialectRegistry(registry);
+    ctx.loadAllAvailableDialects();
+    module = mlir::parseSourceFile<mlir::ModuleOp>(PLUMB_TEST_SMALL_MLIR, &ctx);
+    ASSERT_TRUE(module);
+    exec::Tensor x = exec::Tensor::make(exec::ElemType::F32, {2, 8});
+    for (int i = 0; i < 16; ++i)
+      x.as<float>()[i] = 0.125f * (float)((i * 7) % 11) - 0.5f;
+    exec::Tensor c = exec::Tensor::make(exec::ElemType::Bool, {});
+    c.as<uint8_t>()[0] = 1;
+    inputs = {x, c};
+    llvm::SmallString<128> t;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("plumb-dispute-test", t));
+    tmp = std::string(t);
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(tmp); }
+
+  /// Records a trace (with tensors); fault at node `k` (bit `bit`) if k >= 0.
+  std::string record(const std::string &name, int64_t k = -1, int64_t bit = 30,
+                     std::vector<exec::Tensor> in = {}) {
+    if (in.empty())
+      in = inputs;
+    std::string dir = tmp + "/" + name;
+    trace::TraceRecorder rec(dir, true);
+    std::string err;
+    EXPECT_TRUE(rec.begin(*module, in, err)) << err;
+    auto main = getMainFunc(*module);
+    auto index = trace::nodeIndexMap(main);
+    std::vector<exec::Tensor> outs;
+    auto hook = [&](mlir::Operation *op, std::vector<exec::Tensor> &results) {
+      auto it = index.find(op);
+      if (it == index.end())
+        return;
+      if (it->second == k)
+        EXPECT_TRUE(trace::flipBit(results[0], bit, err));
+      rec.recordNode(it->second, results);
+    };
+    EXPECT_TRUE(exec::runFunctionWithHook(main, in, outs, err, hook)) << err;
+    EXPECT_TRUE(rec.finish(1.0, "", err)) << err;
+    return dir;
+  }
+
+  DisputeResult dispute(const std::string &a, const std::string &b,
+                        Behaviour ba = {}, Behaviour bb = {},
+                        RefereeOptions opts = {}) {
+    std::string err;
+    auto pa = TraceParty::open(a, ba, err);
+    EXPECT_TRUE(pa) << err;
+    auto pb = TraceParty::open(b, bb, err);
+    EXPECT_TRUE(pb) << err;
+    LocalChannel ca(*pa), cb(*pb);
+    Referee referee(*module);
+    std::string names[2] = {"A", "B"};
+    return referee.run(ca, cb, names, opts);
+  }
+};
+
+int maxRounds(int64_t n) { return (int)std::ceil(std::log2((double)n)) + 1; }
+
+TEST_F(Disputes, AgreeingTracesHaveNothingToDispute) {
+  std::string a = record("a"), b = record("b");
+  DisputeResult r = dispute(a, b);
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_TRUE(r.rootsAgree);
+  EXPECT_EQ(r.loser(), "none");
+  EXPECT_EQ(r.executedNodes, 0);
+  EXPECT_EQ(r.rounds, 0);
+  EXPECT_EQ(r.firstDivergent, -1);
+}
+
+TEST_F(Disputes, EveryFaultPositionOnEitherSide) {
+  std::string honest = record("honest");
+  for (int64_t k = 0; k < 6; ++k) {
+    std::string faulty = record("faulty" + std::to_string(k), k);
+    for (int side = 0; side < 2; ++side) {
+      DisputeResult r = side ? dispute(honest, faulty) : dispute(faulty, honest);
+      SCOPED_TRACE("fault at node " + std::to_string(k) + ", faulty party " +
+                   (side ? "B" : "A"));
+      EXPECT_TRUE(r.error.empty()) << r.error;
+      EXPECT_EQ(r.firstDivergent, k);
+      EXPECT_EQ(r.loser(), side ? "B" : "A");
+      EXPECT_EQ(r.executedNodes, 1);
+      EXPECT_LE(r.rounds, maxRounds(6));
+      EXPECT_TRUE(r.haveReference);
+      EXPECT_EQ(r.parties[side ? 0 : 1].claim, r.reference);
+      EXPECT_GT(r.bytes, 0u);
+    }
+  }
+}
+
+TEST_F(Disputes, IfNodeReExecutesItsRegionWithCapturedValues) {
+  auto main = getMainFunc(*module);
+  mlir::Operation *ifOp = graphNodes(main)[5];
+  std::vector<mlir::Value> ext = externalValues(ifOp);
+  ASSERT_EQ(ext.size(), 3u);
+  EXPECT_EQ(ext[0], main.getArgument(1)); // the condition
+  EXPECT_EQ(ext[1], graphNodes(main)[0]->getResult(0)); // %0, captured
+  EXPECT_EQ(ext[2], graphNodes(main)[1]->getResult(0)); // %1, captured
+  DisputeResult r = dispute(record("h"), record("f", 5));
+  EXPECT_EQ(r.firstDivergent, 5);
+  EXPECT_EQ(r.op, "plumb.if");
+  EXPECT_EQ(r.loser(), "B");
+}
+
+TEST_F(Disputes, FirstDivergenceDecidesWhenBothAreFaulty) {
+  // A goes wrong at node 3, B already at node 1: B is blamed for node 1.
+  DisputeResult r = dispute(record("a3", 3), record("b1", 1));
+  EXPECT_EQ(r.firstDivergent, 1);
+  EXPECT_EQ(r.loser(), "B");
+  // Both wrong at the same node, differently.
+  r = dispute(record("a1", 1, 30), record("b1x", 1, 29));
+  EXPECT_EQ(r.firstDivergent, 1);
+  EXPECT_EQ(r.loser(), "both");
+  EXPECT_EQ(r.executedNodes, 1);
+}
+
+TEST_F(Disputes, ConsistentLiarIsFoundAndBlamed) {
+  std::string h = record("h");
+  for (int64_t k : {0, 3, 5}) {
+    Behaviour lie;
+    lie.lieHash = k;
+    DisputeResult r = dispute(h, h, {}, lie);
+    EXPECT_EQ(r.firstDivergent, k);
+    EXPECT_EQ(r.loser(), "B");
+    EXPECT_EQ(r.executedNodes, 1);
+    EXPECT_NE(r.parties[1].reason.find("wrongly"), std::string::npos);
+  }
+}
+
+TEST_F(Disputes, InconsistentHashLoses) {
+  std::string h = record("h");
+  Behaviour b;
+  b.inconsistentHash = 2;
+  DisputeResult r = dispute(h, h, b, {});
+  EXPECT_EQ(r.firstDivergent, 2);
+  EXPECT_EQ(r.loser(), "A");
+  EXPECT_NE(r.parties[0].reason.find("inconsistent hash"), std::string::npos)
+      << r.parties[0].reason;
+  // The honest party is still judged on the one node.
+  EXPECT_EQ(r.executedNodes, 1);
+}
+
+TEST_F(Disputes, ForgedProofLoses) {
+  std::string h = record("h"), f = record("f", 4);
+  // Forged in the first round: the forger loses at once.
+  Behaviour forge;
+  forge.forgeProof = 1;
+  DisputeResult r = dispute(h, f, {}, forge);
+  EXPECT_EQ(r.loser(), "B");
+  EXPECT_NE(r.parties[1].reason.find("invalid Merkle proof"), std::string::npos);
+  EXPECT_EQ(r.executedNodes, 0);
+  // Forged in its last answer (the divergent node): the node is found, the
+  // forger loses and the honest party is still confirmed by one execution.
+  // (Node 4 of 6: rounds query nodes 4 and 5, then node 4 itself.)
+  forge.forgeProof = 3;
+  r = dispute(h, f, {}, forge);
+  EXPECT_EQ(r.firstDivergent, 4);
+  EXPECT_EQ(r.loser(), "B");
+  EXPECT_NE(r.parties[1].reason.find("invalid Merkle proof for node 4"),
+            std::string::npos)
+      << r.parties[1].reason;
+  EXPECT_EQ(r.executedNodes, 1);
+  EXPECT_EQ(r.parties[0].claim, r.reference);
+}
+
+TEST_F(Disputes, TensorsThatDoNotMatchLose) {
+  std::string h = record("h"), f = record("f", 3);
+  Behaviour bad;
+  bad.badTensors = true;
+  // A (whose turn it is) sends bad tensors: A loses, B supplies, and B's
+  // wrong node 3 makes it lose too.
+  DisputeResult r = dispute(h, f, bad, {});
+  EXPECT_EQ(r.firstDivergent, 3);
+  EXPECT_EQ(r.loser(), "both");
+  EXPECT_NE(r.parties[0].reason.find("does not match the agreed hash"),
+            std::string::npos)
+      << r.parties[0].reason;
+  EXPECT_EQ(r.supplier, "B");
+  EXPECT_EQ(r.executedNodes, 1);
+  // The faulty party sending bad tensors never gets the turn: A supplies.
+  r = dispute(h, f, {}, bad);
+  EXPECT_EQ(r.loser(), "B");
+  EXPECT_EQ(r.supplier, "A");
+  // An honest opponent with bad tensors against a faulty A.
+  r = dispute(f, h, {}, bad);
+  EXPECT_EQ(r.loser(), "A");
+}
+
+TEST_F(Disputes, SilenceLoses) {
+  std::string h = record("h"), f = record("f", 2);
+  Behaviour silent;
+  silent.silentAfter = 0;
+  RefereeOptions fast;
+  fast.roundTimeoutMs = 50;
+  DisputeResult r = dispute(h, f, {}, silent, fast);
+  EXPECT_EQ(r.loser(), "B");
+  EXPECT_NE(r.parties[1].reason.find("no answer"), std::string::npos);
+  // Silent once the node is found (commit + 3 descent rounds + node query
+  // answered): it loses, A is confirmed by the execution.
+  silent.silentAfter = 5;
+  r = dispute(f, h, silent, {}, fast);
+  EXPECT_EQ(r.firstDivergent, 2);
+  EXPECT_EQ(r.loser(), "A");
+  EXPECT_EQ(r.executedNodes, 1);
+}
+
+TEST_F(Disputes, InputsMustAgree) {
+  std::vector<exec::Tensor> other = inputs;
+  other[0].as<float>()[0] += 1.0f;
+  std::string a = record("a"), b = record("b", -1, 0, other);
+  DisputeResult r = dispute(a, b);
+  EXPECT_NE(r.error.find("different inputs"), std::string::npos);
+  EXPECT_EQ(r.loser(), "none");
+  // With the inputs known, the party that ran other inputs loses.
+  RefereeOptions known;
+  known.knownInputs = {exec::tensorHash(inputs[0]), exec::tensorHash(inputs[1])};
+  r = dispute(a, b, {}, {}, known);
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.loser(), "B");
+  EXPECT_NE(r.parties[1].reason.find("committed to input 0"), std::string::npos);
+}
+
+} // namespace

@@ -1,0 +1,223 @@
+//===- test/unit/target/PlanTest.cpp - The compile-time memory plan -------===//
+//
+// Part of Plumb. Properties of the plan: buffers live at the same time never
+// overlap, buffers are reused, reshapes alias only when nobody can tell,
+// identical constants are stored once at aligned offsets, outputs are
+// computed in place (not on devices), and the plan is a function of the IR.
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/Target/Plan/ModelPlan.h"
+
+#include "plumb/InitAll.h"
+#include "plumb/Support/Nodes.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace plumb;
+using namespace plumb::target;
+
+namespace {
+
+struct PlanFixture : ::testing::Test {
+  DialectRegistry registry;
+  std::unique_ptr<MLIRContext> ctx;
+  PlanFixture() {
+    registerAllDialects(registry);
+    ctx = std::make_unique<MLIRContext>(registry);
+    ctx->loadAllAvailableDialects();
+  }
+  OwningOpRef<ModuleOp> parse(const char *text) {
+    return parseSourceString<ModuleOp>(text, ctx.get());
+  }
+};
+
+const char *kChain = R"mlir(
+module {
+  func.func @main(%x: tensor<1x64xf32> {plumb.name = "x"}) -> (tensor<8x8xf32> {plumb.name = "y"}, tensor<1x64xf32> {plumb.name = "z"}) {
+    %w = plumb.constant dense<2.0> : tensor<1x64xf32>
+    %w2 = plumb.constant dense<2.0> : tensor<1x64xf32>
+    %0 = plumb.mul %x, %w : (tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x64xf32>
+    %1 = plumb.relu %0 : tensor<1x64xf32>
+    %2 = plumb.exp %1 : tensor<1x64xf32>
+    %3 = plumb.tanh %2 : tensor<1x64xf32>
+    %4 = plumb.mul %3, %w2 : (tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x64xf32>
+    %5 = plumb.reshape %4 : tensor<1x64xf32> -> tensor<8x8xf32>
+    %6 = plumb.sigmoid %5 : tensor<8x8xf32>
+    %7 = plumb.reshape %1 : tensor<1x64xf32> -> tensor<8x8xf32>
+    %8 = plumb.add %6, %7 : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+    return %8, %3 : tensor<8x8xf32>, tensor<1x64xf32>
+  }
+}
+)mlir";
+
+/// [def, last use] of every top-level value in positions (a test-side
+/// liveness, independent of the planner's).
+std::map<Value, std::pair<int, int>, bool (*)(Value, Value)> lifetimes(
+    func::FuncOp main) {
+  std::map<Value, std::pair<int, int>, bool (*)(Value, Value)> live(
+      [](Value a, Value b) {
+        return a.getAsOpaquePointer() < b.getAsOpaquePointer();
+      });
+  int pos = 0;
+  Block &body = main.getBody().front();
+  int end = (int)body.getOperations().size();
+  for (Operation &op : body) {
+    for (Value v : op.getOperands())
+      if (live.count(v))
+        live[v].second = isa<func::ReturnOp>(op) ? end : pos;
+    for (Value r : op.getResults())
+      live[r] = {pos, pos};
+    ++pos;
+  }
+  return live;
+}
+
+TEST_F(PlanFixture, LiveBuffersNeverOverlapAndAreReused) {
+  auto m = parse(kChain);
+  ASSERT_TRUE(m);
+  auto plan = planModel(*m);
+  ASSERT_TRUE(!!plan) << llvm::toString(plan.takeError());
+  auto live = lifetimes(getMainFunc(*m));
+  std::vector<Value> arena;
+  for (auto &kv : live)
+    if (plan->info(kv.first).storage.kind == StorageKind::Arena)
+      arena.push_back(kv.first);
+  for (Value a : arena)
+    for (Value b : arena) {
+      if (a == b)
+        continue;
+      const ValueInfo &ia = plan->info(a), &ib = plan->info(b);
+      if (ia.aliased || ib.aliased)
+        continue; // checked below
+      auto la = live[a], lb = live[b];
+      bool together = la.first <= lb.second && lb.first <= la.second;
+      int64_t a0 = ia.storage.offset, a1 = a0 + ia.bytes;
+      int64_t b0 = ib.storage.offset, b1 = b0 + ib.bytes;
+      if (together)
+        EXPECT_TRUE(a1 <= b0 || b1 <= a0);
+    }
+  EXPECT_LT(plan->arenaBytes, plan->unplannedBytes);
+  for (Value v : arena)
+    EXPECT_EQ(plan->info(v).storage.offset % kPlanAlignment, 0);
+}
+
+TEST_F(PlanFixture, ReshapeAliasesOnlyAtTheLastUse) {
+  auto m = parse(kChain);
+  auto plan = planModel(*m);
+  ASSERT_TRUE(!!plan);
+  std::vector<Operation *> nodes = graphNodes(getMainFunc(*m));
+  // %5 = reshape %4: %4's last use -> same buffer, no copy.
+  Operation *r5 = nodes[5], *r7 = nodes[7];
+  ASSERT_TRUE(isa<ReshapeOp>(r5) && isa<ReshapeOp>(r7));
+  EXPECT_TRUE(plan->info(r5->getResult(0)).aliased);
+  EXPECT_EQ(plan->info(r5->getResult(0)).storage.offset,
+            plan->info(r5->getOperand(0)).storage.offset);
+  // %7 = reshape %1: %1 is also read by the exp: wait, %1's last use IS %7.
+  EXPECT_TRUE(plan->info(r7->getResult(0)).aliased);
+}
+
+TEST_F(PlanFixture, NoAliasWhenTheOperandLivesOn) {
+  auto m = parse(R"mlir(
+module {
+  func.func @main(%x: tensor<4xf32>) -> (tensor<2x2xf32>, tensor<4xf32>) {
+    %0 = plumb.relu %x : tensor<4xf32>
+    %1 = plumb.reshape %0 : tensor<4xf32> -> tensor<2x2xf32>
+    %2 = plumb.exp %0 : tensor<4xf32>
+    return %1, %2 : tensor<2x2xf32>, tensor<4xf32>
+  }
+}
+)mlir");
+  auto plan = planModel(*m);
+  ASSERT_TRUE(!!plan);
+  Operation *r = graphNodes(getMainFunc(*m))[1];
+  EXPECT_FALSE(plan->info(r->getResult(0)).aliased);
+  // The reshape's result is an output: computed in place.
+  EXPECT_EQ(plan->info(r->getResult(0)).storage.kind, StorageKind::Output);
+}
+
+TEST_F(PlanFixture, IdenticalConstantsAreStoredOnceAligned) {
+  auto m = parse(kChain);
+  auto plan = planModel(*m);
+  ASSERT_TRUE(!!plan);
+  ASSERT_EQ(plan->weights.size(), 1u); // %w and %w2 have the same bits
+  EXPECT_EQ(plan->weights[0].offset, 0);
+  EXPECT_EQ(plan->weights[0].bytes, 256);
+  EXPECT_EQ(plan->weightsBytes % kPlanAlignment, 0);
+  std::string image;
+  ASSERT_FALSE(!!buildWeightImage(*plan, image));
+  ASSERT_EQ((int64_t)image.size(), plan->weightsBytes);
+  float f;
+  std::memcpy(&f, image.data() + 4 * 63, 4);
+  EXPECT_EQ(f, 2.0f);
+}
+
+TEST_F(PlanFixture, OutputsInPlaceOnHostNotOnDevice) {
+  auto m = parse(kChain);
+  auto host = planModel(*m);
+  auto dev = planModel(*m, {/*deviceResident=*/true});
+  ASSERT_TRUE(host && dev);
+  func::FuncOp main = getMainFunc(*m);
+  auto ret = cast<func::ReturnOp>(main.getBody().front().getTerminator());
+  EXPECT_EQ(host->info(ret.getOperand(0)).storage.kind, StorageKind::Output);
+  EXPECT_EQ(host->info(ret.getOperand(1)).storage.kind, StorageKind::Output);
+  for (Value v : ret.getOperands())
+    EXPECT_EQ(dev->info(v).storage.kind, StorageKind::Arena);
+  // Every used input has a device slot.
+  EXPECT_GE(dev->inputCanonicalSlot[0], 0);
+}
+
+TEST_F(PlanFixture, PlanIsAFunctionOfTheIR) {
+  auto a = parse(kChain);
+  auto b = parse(kChain);
+  auto pa = planModel(*a), pb = planModel(*b);
+  ASSERT_TRUE(pa && pb);
+  EXPECT_EQ(pa->arenaBytes, pb->arenaBytes);
+  auto na = graphNodes(getMainFunc(*a)), nb = graphNodes(getMainFunc(*b));
+  ASSERT_EQ(na.size(), nb.size());
+  for (size_t i = 0; i < na.size(); ++i)
+    EXPECT_EQ(pa->info(na[i]->getResult(0)).storage.offset,
+              pb->info(nb[i]->getResult(0)).storage.offset);
+}
+
+TEST_F(PlanFixture, ConvColumnBuffer) {
+  auto m = parse(R"mlir(
+module {
+  func.func @main(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>, %w1: tensor<4x2x1x1xf32>, %wd: tensor<2x1x3x3xf32>) -> (tensor<1x4x5x5xf32>, tensor<1x4x5x5xf32>, tensor<1x2x5x5xf32>) {
+    %0 = plumb.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x5x5xf32>
+    %1 = plumb.conv %x, %w1 {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x5x5xf32>, tensor<4x2x1x1xf32>) -> tensor<1x4x5x5xf32>
+    %2 = plumb.conv %x, %wd {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x5x5xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>
+    return %0, %1, %2 : tensor<1x4x5x5xf32>, tensor<1x4x5x5xf32>, tensor<1x2x5x5xf32>
+  }
+}
+)mlir");
+  ASSERT_TRUE(m);
+  auto nodes = graphNodes(getMainFunc(*m));
+  EXPECT_EQ(convColumnBytes(nodes[0]), 2 * 9 * 25 * 4); // im2col + GEMM
+  EXPECT_EQ(convColumnBytes(nodes[1]), 0); // 1x1: the input is the column
+  EXPECT_EQ(convColumnBytes(nodes[2]), 0); // depthwise: the kernel's path
+  auto plan = planModel(*m);
+  ASSERT_TRUE(!!plan);
+  EXPECT_EQ(plan->scratch[nodes[0]].size(), 1u);
+  EXPECT_EQ(plan->scratch.count(nodes[1]), 0u);
+}
+
+TEST_F(PlanFixture, RefusesDynamicShapes) {
+  auto m = parse(R"mlir(
+module {
+  func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
+    return %x : tensor<?xf32>
+  }
+}
+)mlir");
+  ASSERT_TRUE(m);
+  auto plan = planModel(*m);
+  ASSERT_FALSE(!!plan);
+  EXPECT_NE(llvm::toString(plan.takeError()).find("static tensors"),
+            std::string::npos);
+}
+
+} // namespace

@@ -1,0 +1,495 @@
+//===- test/unit/trace/TraceTest.cpp - Trace format and recording ---------===//
+//
+// Part of Plumb. The node hash and run id definitions, the manifest round
+// trip and its consistency checks, recording through the interpreter hook,
+// kept tensors, and the fault-injection testing aids.
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/Trace/TensorHasher.h"
+#include "plumb/Trace/Trace.h"
+#include "plumb/Trace/TraceRecorder.h"
+
+#include "plumb/InitAll.h"
+#include "plumb/Interpreter/Interpreter.h"
+#include "plumb/Support/Nodes.h"
+#include "plumb/runtime/sha256.h"
+#include "plumb/runtime/tensor_hash.h"
+
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+using namespace plumb;
+
+namespace {
+
+Digest digestOf(const char *s) { return sha256(s, std::strlen(s)); }
+
+TEST(NodeHash, IsTheDocumentedEncoding) {
+  Digest a = digestOf("a"), b = digestOf("b");
+  std::vector<uint8_t> buf;
+  const char tag[] = "plumb-node-v1";
+  buf.insert(buf.end(), tag, tag + sizeof(tag) - 1);
+  for (uint8_t v : {2, 0, 0, 0})
+    buf.push_back(v);
+  buf.insert(buf.end(), a.begin(), a.end());
+  buf.insert(buf.end(), b.begin(), b.end());
+  EXPECT_EQ(trace::nodeHash({a, b}), sha256(buf.data(), buf.size()));
+  // A single result is still wrapped: a node hash never equals a tensor hash.
+  EXPECT_NE(trace::nodeHash({a}), a);
+  // Order and count matter.
+  EXPECT_NE(trace::nodeHash({a, b}), trace::nodeHash({b, a}));
+  EXPECT_NE(trace::nodeHash({a}), trace::nodeHash({a, a}));
+}
+
+class TensorHasher : public ::testing::TestWithParam<trace::Sha256Impl> {
+protected:
+  void SetUp() override {
+    saved = trace::sha256Impl();
+    if (!trace::selectSha256(GetParam()))
+      GTEST_SKIP() << trace::sha256ImplName(GetParam())
+                   << " is not available here";
+  }
+  void TearDown() override { trace::selectSha256(saved); }
+  trace::Sha256Impl saved;
+};
+
+// Every implementation this machine and build have.
+INSTANTIATE_TEST_SUITE_P(Impls, TensorHasher,
+                         ::testing::Values(trace::Sha256Impl::Portable,
+                                           trace::Sha256Impl::ShaNi,
+                                           trace::Sha256Impl::OpenSSL));
+
+TEST(TensorHasherSelect, PortableIsAlwaysThere) {
+  trace::Sha256Impl saved = trace::sha256Impl();
+  EXPECT_TRUE(trace::selectSha256(trace::Sha256Impl::Portable));
+  EXPECT_EQ(trace::sha256Impl(), trace::Sha256Impl::Portable);
+  EXPECT_TRUE(trace::selectSha256(saved));
+  EXPECT_STREQ(trace::sha256ImplName(trace::Sha256Impl::ShaNi), "sha-ni");
+}
+
+TEST_P(TensorHasher, Sha256MatchesTheRuntimeOnEveryLength) {
+  // Lengths around the block and padding boundaries, fed whole and in
+  // uneven pieces.
+  std::mt19937 rng(7);
+  std::vector<uint8_t> data(5000);
+  for (uint8_t &b : data)
+    b = (uint8_t)rng();
+  for (size_t n : {0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 128, 1000, 5000}) {
+    Digest want = sha256(data.data(), n);
+    trace::Sha256 whole;
+    whole.update(data.data(), n);
+    EXPECT_EQ(whole.finish(), want) << n;
+    trace::Sha256 pieces;
+    for (size_t i = 0; i < n;) {
+      size_t take = std::min(n - i, (size_t)(rng() % 150));
+      pieces.update(data.data() + i, take);
+      i += take;
+    }
+    EXPECT_EQ(pieces.finish(), want) << n;
+  }
+  // FIPS 180-4's "abc" example.
+  trace::Sha256 abc;
+  abc.update("abc", 3);
+  EXPECT_EQ(toHex(abc.finish()),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST_P(TensorHasher, MatchesPlumbRtTensorHash) {
+  std::mt19937 rng(11);
+  for (int32_t dtype : {1, 2, 3, 4})
+    for (std::vector<int64_t> shape :
+         {std::vector<int64_t>{}, {0}, {3}, {2, 2049}, {5000}, {1, 3, 7, 11}}) {
+      exec::Tensor t = exec::Tensor::make((exec::ElemType)dtype, shape);
+      auto *bytes = static_cast<uint8_t *>(t.raw());
+      for (size_t i = 0; i < t.byteSize(); ++i)
+        bytes[i] = (uint8_t)rng();
+      if (dtype == 1 && t.numElements() > 2) {
+        uint32_t nan = 0xFFF00001u; // a non-canonical NaN
+        std::memcpy(t.as<float>() + 1, &nan, 4);
+      }
+      Digest want;
+      plumb_rt_tensor_hash(dtype, (int32_t)shape.size(), shape.data(), t.raw(),
+                           want.data());
+      EXPECT_EQ(trace::tensorHash(t), want)
+          << "dtype " << dtype << " " << t.describe();
+    }
+}
+
+TEST(RunIdentity, BindsGraphInputsAndRoot) {
+  Digest g = digestOf("g"), i = digestOf("i"), r = digestOf("r");
+  Digest id = trace::runIdentity(g, {i}, 5, r);
+  EXPECT_NE(id, trace::runIdentity(digestOf("h"), {i}, 5, r));
+  EXPECT_NE(id, trace::runIdentity(g, {digestOf("j")}, 5, r));
+  EXPECT_NE(id, trace::runIdentity(g, {i}, 6, r));
+  EXPECT_NE(id, trace::runIdentity(g, {i}, 5, digestOf("s")));
+  EXPECT_NE(id, trace::runIdentity(g, {i, i}, 5, r));
+}
+
+trace::Trace sampleTrace() {
+  trace::Trace t;
+  t.contract = "plumb-det-v1";
+  t.graphHash = digestOf("graph");
+  trace::InputRecord in;
+  in.name = "x \"quoted\"";
+  in.shape = {1, 3};
+  in.hash = digestOf("input");
+  t.inputs.push_back(in);
+  for (int i = 0; i < 5; ++i) {
+    trace::NodeRecord n;
+    n.index = i;
+    n.id = digestOf(("id" + std::to_string(i)).c_str());
+    n.op = i == 2 ? "plumb.split" : "plumb.add";
+    n.results.push_back(digestOf(("r" + std::to_string(i)).c_str()));
+    if (i == 2)
+      n.results.push_back(digestOf("r2b"));
+    t.nodes.push_back(n);
+  }
+  t.runMs = 1.5;
+  t.note = "inject-fault node=1,bit=3";
+  trace::sealTrace(t);
+  return t;
+}
+
+TEST(Manifest, RoundTrips) {
+  trace::Trace t = sampleTrace();
+  EXPECT_EQ(t.root, merkleRoot(t.nodeHashes()));
+  trace::Trace back;
+  std::string err;
+  ASSERT_TRUE(trace::traceFromJson(trace::traceToJson(t), back, err)) << err;
+  EXPECT_EQ(back.root, t.root);
+  EXPECT_EQ(back.runId, t.runId);
+  EXPECT_EQ(back.graphHash, t.graphHash);
+  ASSERT_EQ(back.inputs.size(), 1u);
+  EXPECT_EQ(back.inputs[0].name, "x \"quoted\"");
+  EXPECT_EQ(back.inputs[0].shape, (std::vector<int64_t>{1, 3}));
+  ASSERT_EQ(back.nodes.size(), 5u);
+  EXPECT_EQ(back.nodes[2].results.size(), 2u);
+  EXPECT_EQ(back.nodes[2].op, "plumb.split");
+  EXPECT_EQ(back.note, t.note);
+  // The encoding is deterministic: writing it again gives the same bytes.
+  EXPECT_EQ(trace::traceToJson(back), trace::traceToJson(t));
+}
+
+std::string replaceFirst(std::string s, const std::string &from,
+                         const std::string &to) {
+  size_t p = s.find(from);
+  EXPECT_NE(p, std::string::npos) << from;
+  if (p != std::string::npos)
+    s.replace(p, from.size(), to);
+  return s;
+}
+
+TEST(Manifest, RejectsTampering) {
+  trace::Trace t = sampleTrace();
+  std::string json = trace::traceToJson(t), err;
+  trace::Trace out;
+  // A changed result hash no longer makes its node hash.
+  std::string r1 = toHex(t.nodes[1].results[0]);
+  EXPECT_FALSE(trace::traceFromJson(
+      replaceFirst(json, "[\"" + r1, "[\"" + toHex(digestOf("x"))), out, err));
+  EXPECT_NE(err.find("node 1: 'hash' is not the node hash"), std::string::npos)
+      << err;
+  // A consistent change of a node (results and hash) breaks the root.
+  std::string tampered = replaceFirst(json, r1, toHex(digestOf("x")));
+  tampered = replaceFirst(tampered, toHex(t.nodes[1].hash),
+                          toHex(trace::nodeHash({digestOf("x")})));
+  EXPECT_FALSE(trace::traceFromJson(tampered, out, err));
+  EXPECT_NE(err.find("'root' is not the Merkle root"), std::string::npos) << err;
+  // Another input changes the run id.
+  EXPECT_FALSE(trace::traceFromJson(
+      replaceFirst(json, toHex(t.inputs[0].hash), toHex(digestOf("y"))), out,
+      err));
+  EXPECT_NE(err.find("'run_id'"), std::string::npos) << err;
+  EXPECT_FALSE(trace::traceFromJson(
+      replaceFirst(json, "\"version\": 1", "\"version\": 2"), out, err));
+  EXPECT_NE(err.find("unsupported trace version 2"), std::string::npos) << err;
+  EXPECT_FALSE(trace::traceFromJson(
+      replaceFirst(json, "plumb-trace", "other"), out, err));
+  EXPECT_FALSE(trace::traceFromJson("{", out, err));
+  EXPECT_NE(err.find("not JSON"), std::string::npos);
+  EXPECT_FALSE(trace::traceFromJson(
+      replaceFirst(json, "\"num_nodes\": 5", "\"num_nodes\": 4"), out, err));
+  EXPECT_NE(err.find("'num_nodes' is 4"), std::string::npos) << err;
+}
+
+TEST(FaultSpecs, Parse) {
+  trace::BitFlip f;
+  std::string err;
+  ASSERT_TRUE(trace::parseBitFlip("node=7,bit=31", f, err)) << err;
+  EXPECT_EQ(f.node, 7);
+  EXPECT_EQ(f.bit, 31);
+  ASSERT_TRUE(trace::parseBitFlip("bit=2,node=0", f, err));
+  EXPECT_EQ(f.node, 0);
+  EXPECT_EQ(f.bit, 2);
+  for (const char *bad : {"", "node=1", "node=1,bit=", "node=-1,bit=2",
+                          "node=1,bit=2,x=3", "node=a,bit=1", "node=1;bit=2"})
+    EXPECT_FALSE(trace::parseBitFlip(bad, f, err)) << bad;
+  trace::TreeOverride o;
+  ASSERT_TRUE(trace::parseTreeOverride("node=3,block=0", o, err));
+  EXPECT_EQ(o.node, 3);
+  EXPECT_EQ(o.block, 0);
+  EXPECT_FALSE(trace::parseTreeOverride("node=3,bit=0", o, err));
+}
+
+TEST(FaultSpecs, FlipBit) {
+  std::string err;
+  exec::Tensor f = exec::Tensor::make(exec::ElemType::F32, {2});
+  f.as<float>()[0] = 1.0f;
+  f.as<float>()[1] = 1.0f;
+  ASSERT_TRUE(trace::flipBit(f, 31, err));
+  EXPECT_EQ(f.as<float>()[0], -1.0f);
+  EXPECT_EQ(f.as<float>()[1], 1.0f); // only the first element
+  ASSERT_TRUE(trace::flipBit(f, 0, err));
+  uint32_t bits;
+  std::memcpy(&bits, f.as<float>(), 4);
+  EXPECT_EQ(bits, 0xBF800001u);
+  EXPECT_FALSE(trace::flipBit(f, 32, err));
+  EXPECT_NE(err.find("0 to 31"), std::string::npos) << err;
+
+  exec::Tensor i = exec::Tensor::make(exec::ElemType::I64, {1});
+  i.as<int64_t>()[0] = 0;
+  ASSERT_TRUE(trace::flipBit(i, 63, err));
+  EXPECT_EQ(i.as<int64_t>()[0], INT64_MIN);
+
+  exec::Tensor b = exec::Tensor::make(exec::ElemType::Bool, {1});
+  b.as<uint8_t>()[0] = 1;
+  ASSERT_TRUE(trace::flipBit(b, 0, err));
+  EXPECT_EQ(b.as<uint8_t>()[0], 0);
+  EXPECT_FALSE(trace::flipBit(b, 1, err));
+
+  exec::Tensor empty = exec::Tensor::make(exec::ElemType::F32, {0});
+  EXPECT_FALSE(trace::flipBit(empty, 0, err));
+  EXPECT_NE(err.find("no elements"), std::string::npos);
+}
+
+/// The small test program, its inputs, and a recorded run of it.
+struct SmallRun : ::testing::Test {
+  mlir::MLIRContext ctx;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::vector<exec::Tensor> inputs;
+  std::string dir;
+
+  void SetUp() override {
+    mlir::DialectRegistry registry;
+    registerAllDialects(registry);
+    ctx.appendDialectRegistry(registry);
+    ctx.loadAllAvailableDialects();
+    module = mlir::parseSourceFile<mlir::ModuleOp>(PLUMB_TEST_SMALL_MLIR, &ctx);
+    ASSERT_TRUE(module);
+    exec::Tensor x = exec::Tensor::make(exec::ElemType::F32, {2, 8});
+    for (int i = 0; i < 16; ++i)
+      x.as<float>()[i] = 0.125f * (float)((i * 7) % 11) - 0.5f;
+    exec::Tensor c = exec::Tensor::make(exec::ElemType::Bool, {});
+    c.as<uint8_t>()[0] = 1;
+    inputs = {x, c};
+    llvm::SmallString<128> tmp;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("plumb-trace-test", tmp));
+    dir = std::string(tmp) + "/t";
+  }
+  void TearDown() override {
+    llvm::sys::fs::remove_directories(llvm::sys::path::parent_path(dir));
+  }
+
+  bool record(const std::string &d, bool keep, trace::Trace &out,
+              std::vector<exec::Tensor> *outputs = nullptr) {
+    trace::TraceRecorder rec(d, keep);
+    std::string err;
+    EXPECT_TRUE(rec.begin(*module, inputs, err)) << err;
+    auto main = getMainFunc(*module);
+    auto index = trace::nodeIndexMap(main);
+    std::vector<exec::Tensor> outs;
+    auto hook = [&](mlir::Operation *op, std::vector<exec::Tensor> &results) {
+      auto it = index.find(op);
+      if (it != index.end())
+        rec.recordNode(it->second, results);
+    };
+    EXPECT_TRUE(exec::runFunctionWithHook(main, inputs, outs, err, hook)) << err;
+    if (outputs)
+      *outputs = outs;
+    bool ok = rec.finish(1.0, "", err);
+    EXPECT_TRUE(ok) << err;
+    out = rec.trace();
+    return ok;
+  }
+};
+
+TEST_F(SmallRun, RecordsEveryNodeInCanonicalOrder) {
+  trace::Trace t;
+  std::vector<exec::Tensor> outs;
+  ASSERT_TRUE(record("", false, t, &outs));
+  auto main = getMainFunc(*module);
+  std::vector<mlir::Operation *> nodes = graphNodes(main);
+  ASSERT_EQ(t.nodes.size(), nodes.size());
+  ASSERT_EQ(t.nodes.size(), 6u); // matmul relu split reduce_sum add if
+  EXPECT_EQ(t.nodes[2].op, "plumb.split");
+  EXPECT_EQ(t.nodes[2].results.size(), 2u);
+  EXPECT_EQ(t.nodes[5].op, "plumb.if");
+  // The last nodes produce the outputs: their hashes are the output hashes.
+  EXPECT_EQ(t.nodes[4].results[0], exec::tensorHash(outs[0]));
+  EXPECT_EQ(t.nodes[5].results[0], exec::tensorHash(outs[1]));
+  EXPECT_EQ(t.inputs[0].hash, exec::tensorHash(inputs[0]));
+  EXPECT_EQ(t.inputs[0].name, "x");
+  EXPECT_EQ(t.root, merkleRoot(t.nodeHashes()));
+  // Recording is deterministic.
+  trace::Trace again;
+  ASSERT_TRUE(record("", false, again));
+  EXPECT_EQ(again.runId, t.runId);
+}
+
+TEST_F(SmallRun, WritesReadsAndKeepsTensors) {
+  trace::Trace t;
+  ASSERT_TRUE(record(dir, true, t));
+  trace::Trace back;
+  std::string err;
+  ASSERT_TRUE(trace::readTrace(dir, back, err)) << err;
+  EXPECT_EQ(back.root, t.root);
+  EXPECT_TRUE(back.hasTensors);
+  exec::Tensor r;
+  ASSERT_TRUE(trace::loadNodeTensor(dir, back, 2, 1, r, err)) << err;
+  EXPECT_EQ(r.shape, (std::vector<int64_t>{2, 3}));
+  ASSERT_TRUE(trace::loadInputTensor(dir, back, 1, r, err)) << err;
+  EXPECT_EQ(r.type, exec::ElemType::Bool);
+  EXPECT_FALSE(trace::loadNodeTensor(dir, back, 2, 2, r, err));
+  // A kept tensor that does not match its hash is refused.
+  std::string other = trace::nodeTensorPath(dir, 0, 0);
+  ASSERT_FALSE(llvm::sys::fs::copy_file(trace::nodeTensorPath(dir, 1, 0), other));
+  EXPECT_FALSE(trace::loadNodeTensor(dir, back, 0, 0, r, err));
+  EXPECT_NE(err.find("does not match the hash"), std::string::npos) << err;
+  // Re-recording without tensors replaces the folder's tensors.
+  ASSERT_TRUE(record(dir, false, t));
+  EXPECT_FALSE(llvm::sys::fs::exists(dir + "/tensors"));
+  ASSERT_TRUE(trace::readTrace(dir, back, err));
+  EXPECT_FALSE(trace::loadNodeTensor(dir, back, 0, 0, r, err));
+  EXPECT_NE(err.find("--keep-tensors"), std::string::npos);
+}
+
+TEST_F(SmallRun, RefusesForeignFolders) {
+  ASSERT_FALSE(llvm::sys::fs::create_directories(dir));
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(dir + "/precious.txt", ec);
+  }
+  trace::TraceRecorder rec(dir, true);
+  std::string err;
+  EXPECT_FALSE(rec.begin(*module, inputs, err));
+  EXPECT_NE(err.find("not a trace folder"), std::string::npos) << err;
+  EXPECT_TRUE(llvm::sys::fs::exists(dir + "/precious.txt"));
+}
+
+TEST_F(SmallRun, ReportsMissingAndOutOfOrderNodes) {
+  trace::TraceRecorder rec("", false);
+  std::string err;
+  ASSERT_TRUE(rec.begin(*module, inputs, err));
+  rec.recordNode(1, {inputs[0]});
+  EXPECT_FALSE(rec.finish(0, "", err));
+  EXPECT_NE(err.find("node 1 reported out of order"), std::string::npos) << err;
+  trace::TraceRecorder rec2("", false);
+  ASSERT_TRUE(rec2.begin(*module, inputs, err));
+  rec2.recordNode(0, {inputs[0]});
+  EXPECT_FALSE(rec2.finish(0, "", err));
+  EXPECT_NE(err.find("reported 1 of 6 nodes"), std::string::npos) << err;
+}
+
+TEST_F(SmallRun, BackgroundHashingGivesTheSameTrace) {
+  trace::Trace inHook;
+  ASSERT_TRUE(record("", false, inHook));
+  for (bool lent : {false, true}) {
+    trace::TraceRecorder rec("", false);
+    rec.setHashThreads(3);
+    std::string err;
+    ASSERT_TRUE(rec.begin(*module, inputs, err));
+    auto main = getMainFunc(*module);
+    auto index = trace::nodeIndexMap(main);
+    std::vector<exec::Tensor> outs;
+    auto hook = [&](mlir::Operation *op, std::vector<exec::Tensor> &results) {
+      auto it = index.find(op);
+      if (it != index.end())
+        rec.recordNode(it->second, results, lent);
+    };
+    ASSERT_TRUE(exec::runFunctionWithHook(main, inputs, outs, err, hook,
+                                          [&] { rec.drain(); }));
+    ASSERT_TRUE(rec.finish(0, "", err)) << err;
+    EXPECT_EQ(rec.trace().root, inHook.root) << "lent " << lent;
+    EXPECT_GT(rec.backgroundHashSeconds(), 0.0);
+  }
+}
+
+TEST_F(SmallRun, AbiHookRecordsViews) {
+  // The compiled path reports nodes through plumb_node_hook with views.
+  trace::Trace viaInterp;
+  ASSERT_TRUE(record("", false, viaInterp));
+  trace::TraceRecorder rec("", false);
+  std::string err;
+  ASSERT_TRUE(rec.begin(*module, inputs, err));
+  auto main = getMainFunc(*module);
+  auto index = trace::nodeIndexMap(main);
+  std::vector<exec::Tensor> outs;
+  auto hook = [&](mlir::Operation *op, std::vector<exec::Tensor> &results) {
+    auto it = index.find(op);
+    if (it == index.end())
+      return;
+    std::vector<plumb_tensor_view> views;
+    for (exec::Tensor &r : results)
+      views.push_back({(int32_t)r.type, (int32_t)r.shape.size(),
+                       r.shape.data(), r.raw()});
+    trace::TraceRecorder::abiHook(&rec, it->second, (int32_t)views.size(),
+                                  views.data());
+  };
+  ASSERT_TRUE(exec::runFunctionWithHook(main, inputs, outs, err, hook));
+  ASSERT_TRUE(rec.finish(0, "", err)) << err;
+  EXPECT_EQ(rec.trace().root, viaInterp.root);
+}
+
+TEST_F(SmallRun, InjectedFaultPropagatesFromItsNode) {
+  trace::Trace clean;
+  ASSERT_TRUE(record("", false, clean));
+  trace::TraceRecorder rec("", false);
+  std::string err;
+  ASSERT_TRUE(rec.begin(*module, inputs, err));
+  auto main = getMainFunc(*module);
+  auto index = trace::nodeIndexMap(main);
+  std::vector<exec::Tensor> outs;
+  auto hook = [&](mlir::Operation *op, std::vector<exec::Tensor> &results) {
+    auto it = index.find(op);
+    if (it == index.end())
+      return;
+    if (it->second == 1)
+      EXPECT_TRUE(trace::flipBit(results[0], 30, err));
+    rec.recordNode(it->second, results);
+  };
+  ASSERT_TRUE(exec::runFunctionWithHook(main, inputs, outs, err, hook));
+  ASSERT_TRUE(rec.finish(0, "", err));
+  const trace::Trace &t = rec.trace();
+  // The flipped element is relu's [0][0]: it reaches split's first result,
+  // the add and the if, but not the reduce_sum over split's second result.
+  // Later nodes may agree again, which is why disputes search the Merkle
+  // tree rather than bisect on single node hashes.
+  EXPECT_EQ(t.nodes[0].hash, clean.nodes[0].hash);
+  for (int k : {1, 2, 4, 5})
+    EXPECT_NE(t.nodes[k].hash, clean.nodes[k].hash) << k;
+  EXPECT_EQ(t.nodes[3].hash, clean.nodes[3].hash);
+  EXPECT_NE(t.nodes[2].results[0], clean.nodes[2].results[0]);
+  EXPECT_EQ(t.nodes[2].results[1], clean.nodes[2].results[1]);
+}
+
+TEST_F(SmallRun, TreeOverrideChangesOnlyThatNode) {
+  auto main = getMainFunc(*module);
+  std::string err;
+  trace::TreeOverride o{1, 0};
+  EXPECT_FALSE(trace::applyTreeOverride(main, o, err)); // relu has no tree
+  EXPECT_NE(err.find("has no reduction tree"), std::string::npos) << err;
+  o.node = 99;
+  EXPECT_FALSE(trace::applyTreeOverride(main, o, err));
+  EXPECT_NE(err.find("the model has 6 nodes"), std::string::npos) << err;
+  o = {0, 1};
+  ASSERT_TRUE(trace::applyTreeOverride(main, o, err)) << err;
+  EXPECT_EQ(exec::treeBlockOf(graphNodes(main)[0]), 1);
+}
+
+} // namespace

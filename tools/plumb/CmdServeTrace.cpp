@@ -1,0 +1,79 @@
+//===- tools/plumb/CmdServeTrace.cpp - plumb serve-trace ------------------===//
+//
+// Part of Plumb. Answers a dispute referee as a party, from a trace folder,
+// in the line-delimited JSON protocol of docs/dispute.md on stdin/stdout.
+//
+//===----------------------------------------------------------------------===//
+#include "Common.h"
+
+#include "plumb/Dispute/Party.h"
+
+#include <cstdio>
+
+namespace plumb {
+namespace tool {
+
+void printServeTraceHelp(FILE *f) {
+  std::fprintf(
+      f,
+      "usage: plumb serve-trace TRACE_DIR [--behave BEHAVIOUR]...\n"
+      "\n"
+      "Answers a dispute referee ('plumb dispute') as a party: reads one\n"
+      "request per line on stdin and writes one answer per line on stdout\n"
+      "(JSON, protocol plumb-dispute version 1, docs/dispute.md): its\n"
+      "commitment to the trace root, node hashes with Merkle proofs, and the\n"
+      "tensors the trace keeps (record it with 'plumb run --trace DIR\n"
+      "--keep-tensors'; a party that cannot supply tensors loses).\n"
+      "\n"
+      "testing aids (an adversarial party, docs/dispute.md):\n"
+      "  --behave lie-hash=K           claim another hash for node K and\n"
+      "                                commit to the root that follows\n"
+      "  --behave inconsistent-hash=K  claim a node hash for K that does not\n"
+      "                                match its result hashes\n"
+      "  --behave forge-proof[=N]      corrupt the Merkle proof of the N-th\n"
+      "                                node answer (default 1)\n"
+      "  --behave bad-tensors          flip a bit of every tensor sent\n"
+      "  --behave silent-after=N       answer N requests, then nothing\n"
+      "\n"
+      "exit status: 0 after the referee's 'end' or end of input, 1 the trace\n"
+      "cannot be read, 2 usage error\n");
+}
+
+int cmdServeTrace(std::vector<std::string> args) {
+  const char *cmd = "serve-trace";
+  std::string dir;
+  dispute::Behaviour behaviour;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    std::string v, err;
+    bool missing = false;
+    if (a == "-h" || a == "--help") {
+      printServeTraceHelp(stdout);
+      return 0;
+    }
+    if (takeValue(args, i, "--behave", v, missing)) {
+      if (missing)
+        return usageError("option '--behave' needs a behaviour", cmd);
+      if (!dispute::parseBehaviour(v, behaviour, err))
+        return usageError(err, cmd);
+    } else if (!a.empty() && a[0] == '-') {
+      return usageError("unknown option '" + a + "'", cmd);
+    } else if (dir.empty()) {
+      dir = a;
+    } else {
+      return usageError("unexpected argument '" + a + "'", cmd);
+    }
+  }
+  if (dir.empty())
+    return usageError("no trace folder given", cmd);
+  std::string err;
+  auto party = dispute::TraceParty::open(dir, behaviour, err);
+  if (!party) {
+    std::fprintf(stderr, "plumb serve-trace: error: %s\n", err.c_str());
+    return 1;
+  }
+  return dispute::serveParty(*party, stdin, stdout);
+}
+
+} // namespace tool
+} // namespace plumb
