@@ -762,6 +762,10 @@ public:
                                       : ifOp.getElseRegion();
       if (!runBlock(r.front(), values, &outs))
         return false;
+      // A branch may forward a graph input unchanged: results are stored
+      // values, so their NaNs are canonical like every other node's.
+      for (Tensor &t : outs)
+        t.canonicalizeNaN();
     } else {
       std::vector<const Tensor *> ins;
       for (Value v : op.getOperands()) {

@@ -106,14 +106,19 @@ private:
     tlsThreadIndex = index;
     tlsInsideJob = true;
     for (;;) {
+      int pieces;
       {
         std::unique_lock<std::mutex> lock(mutex);
         cv.wait(lock, [&] { return stop || generation != seen; });
         if (stop)
           return;
         seen = generation;
+        // Read under the lock: a worker that sits out this job must not see
+        // the piece count of the next one (it would run a piece of it twice
+        // and the job's pending count would never reach zero).
+        pieces = jobPieces;
       }
-      if (index < jobPieces) {
+      if (index < pieces) {
         runPiece(index);
         std::lock_guard<std::mutex> lock(mutex);
         if (--pending == 0)

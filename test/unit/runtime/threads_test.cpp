@@ -92,3 +92,24 @@ TEST(Threads, ManyJobsAndResizes) {
 }
 
 } // namespace
+
+// Regression: a worker sitting out a small job used to read the next job's
+// piece count, run a piece twice and leave the caller waiting forever. Many
+// back-to-back jobs of alternating sizes must all complete and cover their
+// range exactly once.
+TEST(Threads, BackToBackJobsOfDifferentSizesComplete) {
+  plumb_rt_set_threads(4);
+  std::vector<std::atomic<int>> hits(64);
+  for (int round = 0; round < 20000; ++round) {
+    int64_t n = (round % 2) ? 2 : 64;
+    for (int64_t i = 0; i < n; ++i)
+      hits[i].store(0);
+    plumb::rt::parallelFor(0, n, 1, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i)
+        hits[i].fetch_add(1);
+    });
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(hits[i].load(), 1) << "round " << round << " index " << i;
+  }
+  plumb_rt_set_threads(1);
+}
