@@ -398,7 +398,8 @@ def Plumb_LayerNormOp : Plumb_Op<"layer_norm", [Pure]> {
   let summary = "Layer normalisation over the trailing dimensions from `axis`";
   let description = [{
     Over the n = prod(shape[axis:]) trailing elements: mean = sum(x) / n,
-    var = sum((x - mean)^2) / n (sums by `tree`, squares as (x-mean)*(x-mean)),
+    var = sum((x - mean)^2) / n (both sums by `tree`; the squares accumulate
+    as fma(d, d, acc) inside each chunk, d = x - mean),
     y = (x - mean) / sqrt(var + epsilon) * scale + bias.
 
     ```mlir
