@@ -75,32 +75,126 @@ void im2col(const plumb_conv2d_params &p, const float *X, int64_t n,
   });
 }
 
+/// Implicit im2col: packs columns [n0, n0 + cols) of the (never built)
+/// column matrix col[k][p] of one (image, group) straight from X.
+struct ConvPackCtx {
+  const plumb_conv2d_params *p;
+  const float *Xg; // first input channel of the group in image n
+  int64_t Cg;
+  const int64_t *owLo, *owHi; // per kw: valid ow range [lo, hi)
+};
+
+void packConvB(const void *vctx, int64_t n0, int64_t cols, int64_t K, int nrw,
+               float *d) {
+  const ConvPackCtx &c = *static_cast<const ConvPackCtx *>(vctx);
+  const plumb_conv2d_params &p = *c.p;
+  struct Run {
+    int64_t j0, len, oh, ow0;
+  } runs[64];
+  int nruns = 0;
+  for (int64_t j = 0; j < cols;) {
+    const int64_t e = n0 + j, oh = e / p.OW, ow0 = e % p.OW;
+    const int64_t len = std::min<int64_t>(cols - j, p.OW - ow0);
+    runs[nruns++] = {j, len, oh, ow0};
+    j += len;
+  }
+  const int64_t HW = p.H * p.W, sw = p.stride_w;
+  int64_t k = 0;
+  for (int64_t ci = 0; ci < c.Cg && k < K; ++ci) {
+    const float *xc = c.Xg + ci * HW;
+    for (int64_t kh = 0; kh < p.KH; ++kh)
+      for (int64_t kw = 0; kw < p.KW; ++kw, ++k) {
+        float *dk = d + k * nrw;
+        const int64_t off = kw * p.dilation_w - p.pad_left;
+        for (int r = 0; r < nruns; ++r) {
+          const Run &ru = runs[r];
+          float *dr = dk + ru.j0;
+          const int64_t ih = ru.oh * p.stride_h - p.pad_top + kh * p.dilation_h;
+          if (ih < 0 || ih >= p.H) {
+            for (int64_t t = 0; t < ru.len; ++t)
+              dr[t] = 0.0f;
+            continue;
+          }
+          const float *xr = xc + ih * p.W + off;
+          const int64_t lo =
+              std::min(ru.len, std::max<int64_t>(0, c.owLo[kw] - ru.ow0));
+          const int64_t hi =
+              std::max(lo, std::min(ru.len, c.owHi[kw] - ru.ow0));
+          int64_t t = 0;
+          for (; t < lo; ++t)
+            dr[t] = 0.0f;
+          if (sw == 1) {
+            const float *src = xr + ru.ow0;
+            for (; t < hi; ++t)
+              dr[t] = src[t];
+          } else {
+            for (; t < hi; ++t)
+              dr[t] = xr[(ru.ow0 + t) * sw];
+          }
+          for (; t < ru.len; ++t)
+            dr[t] = 0.0f;
+        }
+        for (int64_t j = cols; j < nrw; ++j)
+          dk[j] = 0.0f;
+      }
+  }
+}
+
+struct ConvHookCtx {
+  const plumb_rt_epilogue *ep;
+  float *Y;
+  int64_t n, co0, P, Cout;
+};
+
+void convRowHook(void *vctx, int64_t m, int64_t n0, int64_t count, float *y) {
+  const ConvHookCtx &c = *static_cast<const ConvHookCtx *>(vctx);
+  c.ep->fn(c.ep->ctx, y, c.n, c.co0 + m, n0, count);
+}
+
+thread_local std::vector<float> tlsCol;
+
 /// Shared driver. `wg(g)` returns group g's weights as a dense
 /// [Cout_g][K] row-major matrix.
 template <class WeightsOf>
 void convViaGemm(const plumb_conv2d_params &p, const float *X,
                  const float *bias, float *Y, int64_t block, bool transpose,
-                 WeightsOf wg) {
+                 const plumb_rt_epilogue *ep, WeightsOf wg) {
   const int64_t Cg = p.Cin / p.group, Mg = p.Cout / p.group;
   const int64_t K = Cg * p.KH * p.KW, P = p.OH * p.OW;
   if (P == 0 || Mg == 0)
     return;
+  if (ep && !ep->fn)
+    ep = nullptr;
   // 1x1, stride 1, no padding: the input itself is the column matrix.
   const bool direct = !transpose && p.KH == 1 && p.KW == 1 &&
                       p.stride_h == 1 && p.stride_w == 1 && p.pad_top == 0 &&
                       p.pad_left == 0 && p.OH == p.H && p.OW == p.W;
-  std::vector<float> col(direct ? 0 : static_cast<size_t>(K * P));
+  // Explicit column matrix only for ConvTranspose and one-channel groups.
+  const bool explicitCol = !direct && (transpose || Mg == 1);
+  std::vector<float> &col = tlsCol;
+  if (explicitCol && col.size() < static_cast<size_t>(K * P))
+    col.resize(static_cast<size_t>(K * P));
+  // Valid output columns per kw (forward conv): 0 <= ow*sw + kw*dw - pl < W.
+  std::vector<int64_t> owLo(p.KW), owHi(p.KW);
+  for (int64_t kw = 0; kw < p.KW; ++kw) {
+    const int64_t off = kw * p.dilation_w - p.pad_left, sw = p.stride_w;
+    const int64_t lo = off >= 0 ? 0 : (-off + sw - 1) / sw;
+    const int64_t hi = p.W - 1 - off < 0 ? 0 : (p.W - 1 - off) / sw + 1;
+    owLo[kw] = std::min(lo, p.OW);
+    owHi[kw] = std::max(owLo[kw], std::min(hi, p.OW));
+  }
   for (int64_t n = 0; n < p.N; ++n)
     for (int64_t g = 0; g < p.group; ++g) {
-      const float *B;
-      if (direct) {
-        B = X + (n * p.Cin + g * Cg) * p.H * p.W;
-      } else {
-        im2col(p, X, n, g, transpose, col.data());
-        B = col.data();
-      }
+      const float *Xg = X + (n * p.Cin + g * Cg) * p.H * p.W;
       const float *A = wg(g);
       if (Mg == 1) {
+        const float *B;
+        if (direct) {
+          B = Xg;
+        } else {
+          im2col(p, X, n, g, transpose, col.data());
+          B = col.data();
+        }
         // One output channel per group (depthwise): a row product, SIMD
         // over output positions; same per-element operations as the GEMM.
         float *y = Y + (n * p.Cout + g) * P;
@@ -114,12 +208,29 @@ void convViaGemm(const plumb_conv2d_params &p, const float *X,
           fn(A, B + p0, K, p1 - p0, P, block, y + p0, scratch.data());
           for (int64_t e = p0; e < p1; ++e)
             y[e] = canonicalNaN(bias ? y[e] + bv : y[e]);
+          if (ep)
+            ep->fn(ep->ctx, y + p0, n, g, p0, p1 - p0);
         });
         continue;
       }
-      plumb_rt_gemm_strided(Mg, P, K, 1.0f, A, K, 1, B, P, 1, 1.0f,
-                            bias ? bias + g * Mg : nullptr, 1, 0,
-                            Y + (n * p.Cout + g * Mg) * P, P, block);
+      detail::GemmMatrixB mat{nullptr, P, 1};
+      ConvPackCtx pc{&p, Xg, Cg, owLo.data(), owHi.data()};
+      detail::GemmBPacker pk{detail::packMatrixB, &mat};
+      if (direct) {
+        mat.B = Xg;
+      } else if (transpose) {
+        im2col(p, X, n, g, transpose, col.data());
+        mat.B = col.data();
+      } else {
+        pk = {packConvB, &pc};
+      }
+      float *Yg = Y + (n * p.Cout + g * Mg) * P;
+      const detail::GemmEpilogue epi{1.0f, 1.0f,
+                                     bias ? bias + g * Mg : nullptr, 1, 0};
+      ConvHookCtx hc{ep, Yg, n, g * Mg, P, p.Cout};
+      const detail::GemmRowHook hook{convRowHook, &hc};
+      detail::gemmDriver(Mg, P, K, A, K, 1, pk, epi, Yg, P, block,
+                         ep ? &hook : nullptr);
     }
 }
 
@@ -139,6 +250,12 @@ int64_t plumb_rt_conv_out_dim(int64_t in, int64_t k, int64_t stride,
 int plumb_rt_conv2d(const plumb_conv2d_params *p, const float *X,
                     const float *Wt, const float *bias, float *Y,
                     int64_t block) {
+  return plumb_rt_conv2d_ep(p, X, Wt, bias, Y, block, nullptr);
+}
+
+int plumb_rt_conv2d_ep(const plumb_conv2d_params *p, const float *X,
+                       const float *Wt, const float *bias, float *Y,
+                       int64_t block, const plumb_rt_epilogue *ep) {
   if (!validParams(p) ||
       p->OH != plumb_rt_conv_out_dim(p->H, p->KH, p->stride_h, p->dilation_h,
                                      p->pad_top, p->pad_bottom) ||
@@ -147,7 +264,7 @@ int plumb_rt_conv2d(const plumb_conv2d_params *p, const float *X,
     return -1;
   const int64_t K = (p->Cin / p->group) * p->KH * p->KW;
   const int64_t Mg = p->Cout / p->group;
-  convViaGemm(*p, X, bias, Y, block, false,
+  convViaGemm(*p, X, bias, Y, block, false, ep,
               [&](int64_t g) { return Wt + g * Mg * K; });
   return 0;
 }
@@ -192,12 +309,22 @@ int plumb_rt_conv1d(int64_t N, int64_t Cin, int64_t L, int64_t Cout,
                     int64_t dilation, int64_t pad_begin, int64_t pad_end,
                     const float *X, const float *Wt, const float *bias,
                     float *Y, int64_t block) {
+  return plumb_rt_conv1d_ep(N, Cin, L, Cout, K, group, stride, dilation,
+                            pad_begin, pad_end, X, Wt, bias, Y, block,
+                            nullptr);
+}
+
+int plumb_rt_conv1d_ep(int64_t N, int64_t Cin, int64_t L, int64_t Cout,
+                       int64_t K, int64_t group, int64_t stride,
+                       int64_t dilation, int64_t pad_begin, int64_t pad_end,
+                       const float *X, const float *Wt, const float *bias,
+                       float *Y, int64_t block, const plumb_rt_epilogue *ep) {
   plumb_conv2d_params p = {N, Cin, 1, L, Cout, 1, K, 1,
                            plumb_rt_conv_out_dim(L, K, stride, dilation,
                                                  pad_begin, pad_end),
                            group, 1, stride, 1, dilation, 0, pad_begin, 0,
                            pad_end};
-  return plumb_rt_conv2d(&p, X, Wt, bias, Y, block);
+  return plumb_rt_conv2d_ep(&p, X, Wt, bias, Y, block, ep);
 }
 
 int plumb_rt_conv_transpose2d(const plumb_conv2d_params *p, const float *X,
@@ -209,7 +336,7 @@ int plumb_rt_conv_transpose2d(const plumb_conv2d_params *p, const float *X,
   const int64_t KK = p->KH * p->KW, K = Cg * KK;
   // Regroup W [Cin, Cout_g, KH, KW] into per-group [Cout_g][(ci, kh, kw)].
   std::vector<float> wg(static_cast<size_t>(Mg * K));
-  convViaGemm(*p, X, bias, Y, block, true, [&](int64_t g) {
+  convViaGemm(*p, X, bias, Y, block, true, nullptr, [&](int64_t g) {
     for (int64_t m = 0; m < Mg; ++m)
       for (int64_t ci = 0; ci < Cg; ++ci)
         memcpy(&wg[m * K + ci * KK], Wt + ((g * Cg + ci) * Mg + m) * KK,

@@ -65,13 +65,9 @@ struct AlignedBuffer {
   }
 };
 
-thread_local AlignedBuffer tlsPackA, tlsWork, tlsTile;
+thread_local AlignedBuffer tlsPackA, tlsPackB, tlsPackBAll, tlsWork, tlsTile;
 
-struct Epilogue {
-  float alpha, beta;
-  const float *C;
-  int64_t c_rs, c_cs;
-};
+using Epilogue = GemmEpilogue;
 
 /// Stores rows [0, rows) x cols [0, cols) of a tile (row stride ts) to Y,
 /// applying the epilogue. The SSE2 path performs the same IEEE operations as
@@ -112,7 +108,8 @@ inline void storeTile(const float *tile, int64_t ts, int64_t rows,
   }
 }
 
-/// Packs rows [m0, m0 + rows) of A (all K) into MR-row slivers, zero padded.
+/// Packs rows [m0, m0 + rows) of A (all K) into MR-row slivers, zero padded:
+/// dst[s * mr * K + k * mr + i] = A(m0 + s * mr + i, k).
 void packA(const float *A, int64_t a_rs, int64_t a_cs, int64_t m0,
            int64_t rows, int64_t K, int mr, float *dst) {
   for (int64_t s = 0; s * mr < rows; ++s) {
@@ -122,45 +119,81 @@ void packA(const float *A, int64_t a_rs, int64_t a_cs, int64_t m0,
     if (nr < mr)
       memset(d, 0, sizeof(float) * mr * K);
     if (a_cs == 1) {
-      for (int64_t i = 0; i < nr; ++i) {
-        const float *src = A + (m0 + r0 + i) * a_rs;
-        for (int64_t k = 0; k < K; ++k)
-          d[k * mr + i] = src[k];
-      }
+      // Blocks of 16 k: 16 contiguous reads per row, writes within a small
+      // (16 x mr) window.
+      const float *src[16];
+      for (int64_t i = 0; i < nr; ++i)
+        src[i] = A + (m0 + r0 + i) * a_rs;
+      int64_t k0 = 0;
+      for (; k0 + 16 <= K; k0 += 16)
+        for (int64_t i = 0; i < nr; ++i) {
+          const float *sp = src[i] + k0;
+          float *dp = d + k0 * mr + i;
+          for (int kk = 0; kk < 16; ++kk)
+            dp[kk * mr] = sp[kk];
+        }
+      for (int64_t i = 0; i < nr; ++i)
+        for (int64_t k = k0; k < K; ++k)
+          d[k * mr + i] = src[i][k];
     } else {
       for (int64_t k = 0; k < K; ++k) {
-        const float *src = A + (m0 + r0) * a_rs + k * a_cs;
+        const float *sp = A + (m0 + r0) * a_rs + k * a_cs;
         for (int64_t i = 0; i < nr; ++i)
-          d[k * mr + i] = src[i * a_rs];
+          d[k * mr + i] = sp[i * a_rs];
       }
     }
   }
 }
 
-/// Packs columns [n0, n0 + nr) (one sliver) of B into bp[k * NR + j].
-void packBSliver(const float *B, int64_t b_rs, int64_t b_cs, int64_t n0,
-                 int64_t cols, int64_t K, int nrw, float *d) {
-  if (cols < nrw)
-    memset(d, 0, sizeof(float) * nrw * K);
+} // namespace
+
+namespace plumb {
+namespace rt {
+namespace detail {
+
+void packMatrixB(const void *ctx, int64_t n0, int64_t cols, int64_t K, int nrw,
+                 float *d) {
+  const GemmMatrixB &m = *static_cast<const GemmMatrixB *>(ctx);
+  const float *B = m.B;
+  const int64_t b_rs = m.b_rs, b_cs = m.b_cs;
   if (b_cs == 1) {
     for (int64_t k = 0; k < K; ++k) {
       const float *src = B + k * b_rs + n0;
       float *dk = d + k * nrw;
-      for (int64_t j = 0; j < cols; ++j)
-        dk[j] = src[j];
+      memcpy(dk, src, sizeof(float) * cols);
+      for (int64_t j = cols; j < nrw; ++j)
+        dk[j] = 0.0f;
     }
-  } else {
-    for (int64_t j = 0; j < cols; ++j) {
-      const float *src = B + (n0 + j) * b_cs;
-      for (int64_t k = 0; k < K; ++k)
-        d[k * nrw + j] = src[k * b_rs];
-    }
+    return;
+  }
+  if (cols < nrw)
+    memset(d, 0, sizeof(float) * nrw * K);
+  if (b_rs == 1) {
+    // Column j of the sliver is contiguous: transpose in blocks of 16 k.
+    int64_t k0 = 0;
+    for (; k0 + 16 <= K; k0 += 16)
+      for (int64_t j = 0; j < cols; ++j) {
+        const float *sp = B + (n0 + j) * b_cs + k0;
+        float *dp = d + k0 * nrw + j;
+        for (int kk = 0; kk < 16; ++kk)
+          dp[kk * nrw] = sp[kk];
+      }
+    for (int64_t j = 0; j < cols; ++j)
+      for (int64_t k = k0; k < K; ++k)
+        d[k * nrw + j] = B[(n0 + j) * b_cs + k];
+    return;
+  }
+  for (int64_t j = 0; j < cols; ++j) {
+    const float *src = B + (n0 + j) * b_cs;
+    for (int64_t k = 0; k < K; ++k)
+      d[k * nrw + j] = src[k * b_rs];
   }
 }
 
-void gemmCore(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
-              int64_t a_cs, const float *B, int64_t b_rs, int64_t b_cs,
-              const Epilogue &epi, float *Y, int64_t ldy, int64_t block) {
+void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
+                int64_t a_cs, const GemmBPacker &bpk, const GemmEpilogue &epi,
+                float *Y, int64_t ldy, int64_t block,
+                const GemmRowHook *hook) {
   if (M <= 0 || N <= 0)
     return;
   if (K < 0)
@@ -176,29 +209,31 @@ void gemmCore(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
   while (threads > 1 && macs / threads < 4.0e6)
     --threads;
 
-  // 1. Pack B (shared, read-only afterwards).
   const int64_t numSlivers = (N + nr - 1) / nr;
   const int64_t sliverFloats = static_cast<int64_t>(nr) * std::max<int64_t>(K, 1);
-  std::unique_ptr<float, decltype(&free)> bpack(
-      static_cast<float *>(aligned_alloc(
-          64, static_cast<size_t>(((numSlivers * sliverFloats * 4 + 63) / 64) * 64))),
-      &free);
-  float *bp = bpack.get();
-  const int64_t packGrain =
-      threads > 1 ? std::max<int64_t>(1, 65536 / sliverFloats) : numSlivers;
-  parallelFor(0, numSlivers, packGrain,
-              [&](int64_t lo, int64_t hi) {
-                for (int64_t s = lo; s < hi; ++s)
-                  packBSliver(B, b_rs, b_cs, s * nr,
-                              std::min<int64_t>(nr, N - s * nr), K, nr,
-                              bp + s * sliverFloats);
-              });
 
-  // 2. Blocking. The A block (mc x K) should stay in L2 (~1 MiB budget).
+  // Blocking. The A block (mc x K) should stay in L2 (~1 MiB budget).
   int64_t mc = 262144 / std::max<int64_t>(K, 1);
   mc = std::max<int64_t>(mr, std::min<int64_t>(mc, 16 * mr));
   mc = (mc / mr) * mr;
   const int64_t numMB = (M + mc - 1) / mc;
+
+  // B slivers are packed on the fly by the task that uses them (still hot in
+  // cache for the microkernel); only when several M blocks reuse every
+  // sliver is B packed once up front, in parallel.
+  const bool prepack = numMB > 2;
+  float *bp = nullptr;
+  if (prepack) {
+    bp = tlsPackBAll.get(numSlivers * sliverFloats);
+    const int64_t packGrain =
+        threads > 1 ? std::max<int64_t>(1, 65536 / sliverFloats) : numSlivers;
+    parallelFor(0, numSlivers, packGrain, [&](int64_t lo, int64_t hi) {
+      for (int64_t s = lo; s < hi; ++s)
+        bpk.fn(bpk.ctx, s * nr, std::min<int64_t>(nr, N - s * nr), K, nr,
+               bp + s * sliverFloats);
+    });
+  }
+
   int64_t numNG = 1;
   if (threads > 1)
     numNG = std::min<int64_t>(numSlivers,
@@ -208,11 +243,11 @@ void gemmCore(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
   const int64_t workFloats = gemmTileWorkFloats(kern, K, block);
 
   const int64_t numTasks = numMB * numNG;
-  parallelFor(0, numTasks, (numTasks + threads - 1) / threads,
-              [&](int64_t lo, int64_t hi) {
+  auto body = [&](int64_t lo, int64_t hi) {
     float *tile = tlsTile.get(static_cast<int64_t>(mr) * nr);
     float *work = tlsWork.get(std::max<int64_t>(workFloats, 1));
     float *ap = tlsPackA.get(mc * std::max<int64_t>(K, 1));
+    float *bsl = prepack ? nullptr : tlsPackB.get(sliverFloats);
     int64_t packedMB = -1;
     for (int64_t task = lo; task < hi; ++task) {
       const int64_t mb = task / numNG, ng = task % numNG;
@@ -224,16 +259,45 @@ void gemmCore(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
       const int64_t s0 = ng * slPerGroup;
       const int64_t s1 = std::min<int64_t>(numSlivers, s0 + slPerGroup);
       for (int64_t s = s0; s < s1; ++s) {
-        const float *b = bp + s * sliverFloats;
         const int64_t n0 = s * nr, cols = std::min<int64_t>(nr, N - n0);
+        const float *b;
+        if (prepack) {
+          b = bp + s * sliverFloats;
+        } else {
+          bpk.fn(bpk.ctx, n0, cols, K, nr, bsl);
+          b = bsl;
+        }
         for (int64_t r = 0; r * mr < rows; ++r) {
+          const int64_t rr = std::min<int64_t>(mr, rows - r * mr);
           kern.tile(ap + r * mr * K, b, K, block, tile, work);
-          storeTile(tile, nr, std::min<int64_t>(mr, rows - r * mr), cols,
-                    m0 + r * mr, n0, epi, Y, ldy);
+          storeTile(tile, nr, rr, cols, m0 + r * mr, n0, epi, Y, ldy);
+          if (hook)
+            for (int64_t i = 0; i < rr; ++i) {
+              const int64_t m = m0 + r * mr + i;
+              hook->fn(hook->ctx, m, n0, cols, Y + m * ldy + n0);
+            }
         }
       }
     }
-  });
+  };
+  if (numTasks == 1 || threads == 1)
+    body(0, numTasks);
+  else
+    parallelFor(0, numTasks, (numTasks + threads - 1) / threads, body);
+}
+
+} // namespace detail
+} // namespace rt
+} // namespace plumb
+
+namespace {
+
+void gemmCore(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
+              int64_t a_cs, const float *B, int64_t b_rs, int64_t b_cs,
+              const Epilogue &epi, float *Y, int64_t ldy, int64_t block) {
+  const GemmMatrixB mb{B, b_rs, b_cs};
+  const GemmBPacker pk{packMatrixB, &mb};
+  gemmDriver(M, N, K, A, a_rs, a_cs, pk, epi, Y, ldy, block, nullptr);
 }
 
 } // namespace

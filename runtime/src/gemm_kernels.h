@@ -47,6 +47,50 @@ ColDotFn colDotFor(int isa);
 /// Scratch floats a tile call needs (tree partial stack).
 int64_t gemmTileWorkFloats(const GemmKernel &k, int64_t K, int64_t block);
 
+//===----------------------------------------------------------------------===//
+// The GEMM driver (gemm.cpp), shared by Gemm/MatMul and Conv.
+//===----------------------------------------------------------------------===//
+
+/// Per-element epilogue of the driver (gemm.h): y = alpha * dot (alpha != 1),
+/// y = y + (beta * C[m * c_rs + n * c_cs]) when C, NaN canonicalised.
+struct GemmEpilogue {
+  float alpha, beta;
+  const float *C;
+  int64_t c_rs, c_cs;
+};
+
+/// Produces the B operand sliver by sliver: fn(ctx, n0, cols, K, nr, d)
+/// writes B(k, n0 + j) to d[k * nr + j] for k < K, j < cols, and +0.0 for
+/// cols <= j < nr. Called concurrently for different slivers.
+struct GemmBPacker {
+  void (*fn)(const void *ctx, int64_t n0, int64_t cols, int64_t K, int nr,
+             float *d);
+  const void *ctx;
+};
+
+/// Called once for every finished row segment Y[m, n0 .. n0 + count), after
+/// its final values are stored (`y` points at Y[m, n0]); possibly
+/// concurrently, always for disjoint segments.
+struct GemmRowHook {
+  void (*fn)(void *ctx, int64_t m, int64_t n0, int64_t count, float *y);
+  void *ctx;
+};
+
+/// Y[m, n] (row stride ldy) = epilogue(treeDot_k(A(m, k), B(k, n))) with A
+/// element (m, k) at A[m * a_rs + k * a_cs]. `hook` may be null.
+void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
+                int64_t a_cs, const GemmBPacker &b, const GemmEpilogue &epi,
+                float *Y, int64_t ldy, int64_t block, const GemmRowHook *hook);
+
+/// The packer of a plain strided matrix B (element (k, n) at
+/// B[k * b_rs + n * b_cs]); ctx points at a GemmMatrixB.
+struct GemmMatrixB {
+  const float *B;
+  int64_t b_rs, b_cs;
+};
+void packMatrixB(const void *ctx, int64_t n0, int64_t cols, int64_t K, int nr,
+                 float *d);
+
 } // namespace detail
 } // namespace rt
 } // namespace plumb

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <atomic>
 #include <random>
 #include <vector>
 
@@ -192,6 +193,144 @@ TEST(Conv, FastPathMatchesReferenceBitwiseAndFloat64) {
     }
   }
   printf("conv worst abs error vs float64: %.3g\n", worst);
+}
+
+/// Epilogue test context: checks every call against the reference output
+/// (the value must be final when passed), counts each element, then applies
+/// relu in place.
+struct EpRecorder {
+  const float *ref = nullptr;
+  float *Y = nullptr;
+  int64_t Cout = 0, P = 0, N = 0;
+  std::vector<std::atomic<int>> seen;
+  std::atomic<int> badRange{0}, badValue{0}, calls{0};
+  EpRecorder(const float *r, float *y, int64_t n, int64_t cout, int64_t p)
+      : ref(r), Y(y), Cout(cout), P(p), N(n),
+        seen(static_cast<size_t>(n * cout * p)) {
+    for (auto &a : seen)
+      a.store(0);
+  }
+  static void fn(void *vctx, float *y, int64_t n, int64_t co, int64_t begin,
+                 int64_t count) {
+    EpRecorder &c = *static_cast<EpRecorder *>(vctx);
+    c.calls.fetch_add(1);
+    if (n < 0 || n >= c.N || co < 0 || co >= c.Cout || begin < 0 ||
+        count < 1 || begin + count > c.P ||
+        y != c.Y + (n * c.Cout + co) * c.P + begin) {
+      c.badRange.fetch_add(1);
+      return;
+    }
+    for (int64_t e = 0; e < count; ++e) {
+      const int64_t i = (n * c.Cout + co) * c.P + begin + e;
+      c.seen[static_cast<size_t>(i)].fetch_add(1);
+      if (bits(y[e]) != bits(c.ref[i]))
+        c.badValue.fetch_add(1);
+      if (y[e] < 0.0f)
+        y[e] = 0.0f; // relu; NaN stays (canonical)
+    }
+  }
+};
+
+float reluRef(float v) { return v < 0.0f ? 0.0f : v; }
+
+TEST(ConvEpilogue, EveryElementOnceFinalValuesThreaded) {
+  Reset reset;
+  std::mt19937 rng(77);
+  std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+  shapes.push_back({1, 64, 28, 28, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+  shapes.push_back({2, 32, 20, 20, 32, 3, 3, 32, 2, 2, 1, 1, 1, 1, 1, 1});
+  for (const Shape &s : shapes) {
+    auto p = convParams(s.N, s.Cin, s.H, s.W, s.Cout, s.KH, s.KW, s.group,
+                        s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, s.pb, s.pr);
+    auto X = randomVec(p.N * p.Cin * p.H * p.W, rng);
+    auto Wt = randomVec(p.Cout * (p.Cin / p.group) * p.KH * p.KW, rng);
+    auto bias = randomVec(p.Cout, rng);
+    const int64_t P = p.OH * p.OW;
+    const size_t outN = p.N * p.Cout * P;
+    for (int withBias = 0; withBias < 2; ++withBias)
+      for (int64_t block : {0, 7, 256}) {
+        const float *b = withBias ? bias.data() : nullptr;
+        std::vector<float> ref(outN);
+        ASSERT_EQ(plumb_rt_conv2d_reference(&p, X.data(), Wt.data(), b,
+                                            ref.data(), block),
+                  0);
+        for (int isa : {1, 0})
+          for (int t : {1, 2, 3, 8}) {
+            plumb_rt_gemm_set_isa(isa);
+            plumb_rt_set_threads(t);
+            std::vector<float> y(outN, 7.0f);
+            EpRecorder rec(ref.data(), y.data(), p.N, p.Cout, P);
+            const plumb_rt_epilogue ep = {EpRecorder::fn, &rec};
+            ASSERT_EQ(plumb_rt_conv2d_ep(&p, X.data(), Wt.data(), b, y.data(),
+                                         block, &ep),
+                      0);
+            EXPECT_EQ(rec.badRange.load(), 0);
+            EXPECT_EQ(rec.badValue.load(), 0)
+                << "block=" << block << " t=" << t << " isa=" << isa;
+            EXPECT_GT(rec.calls.load(), 0);
+            for (size_t i = 0; i < outN; ++i) {
+              ASSERT_EQ(rec.seen[i].load(), 1) << "i=" << i << " t=" << t;
+              ASSERT_EQ(bits(reluRef(ref[i])), bits(y[i])) << i;
+            }
+          }
+      }
+  }
+}
+
+TEST(ConvEpilogue, NullEpilogueAndConv1d) {
+  Reset reset;
+  std::mt19937 rng(5);
+  auto p = convParams(1, 8, 9, 13, 12, 3, 3, 1, 1, 2, 1, 1, 1, 1, 1, 1);
+  auto X = randomVec(p.N * p.Cin * p.H * p.W, rng);
+  auto Wt = randomVec(p.Cout * p.Cin * 9, rng), bias = randomVec(p.Cout, rng);
+  const size_t outN = p.Cout * p.OH * p.OW;
+  std::vector<float> ref(outN), y(outN), y2(outN);
+  plumb_rt_conv2d_reference(&p, X.data(), Wt.data(), bias.data(), ref.data(),
+                            0);
+  const plumb_rt_epilogue none = {nullptr, nullptr};
+  ASSERT_EQ(plumb_rt_conv2d_ep(&p, X.data(), Wt.data(), bias.data(), y.data(),
+                               0, nullptr),
+            0);
+  ASSERT_EQ(plumb_rt_conv2d_ep(&p, X.data(), Wt.data(), bias.data(),
+                               y2.data(), 0, &none),
+            0);
+  for (size_t i = 0; i < outN; ++i) {
+    ASSERT_EQ(bits(ref[i]), bits(y[i]));
+    ASSERT_EQ(bits(ref[i]), bits(y2[i]));
+  }
+  // Rejected parameters: -1 and no epilogue call.
+  auto bad = p;
+  bad.OH += 1;
+  EpRecorder none2(ref.data(), y.data(), 1, p.Cout, p.OH * p.OW);
+  const plumb_rt_epilogue rec0 = {EpRecorder::fn, &none2};
+  EXPECT_EQ(plumb_rt_conv2d_ep(&bad, X.data(), Wt.data(), nullptr, y.data(), 0,
+                               &rec0),
+            -1);
+  EXPECT_EQ(none2.calls.load(), 0);
+
+  // Conv1d: N = 2, groups of 2, stride 2, dilation 2, block 3, 2 threads.
+  const int64_t N = 2, Cin = 4, L = 41, Cout = 6, Kk = 5;
+  auto X1 = randomVec(N * Cin * L, rng), W1 = randomVec(Cout * 2 * Kk, rng),
+       b1 = randomVec(Cout, rng);
+  const int64_t OL = plumb_rt_conv_out_dim(L, Kk, 2, 2, 3, 1);
+  std::vector<float> r1(N * Cout * OL), o1(N * Cout * OL);
+  auto p1 = convParams(N, Cin, 1, L, Cout, 1, Kk, 2, 1, 2, 1, 2, 0, 3, 0, 1);
+  plumb_rt_conv2d_reference(&p1, X1.data(), W1.data(), b1.data(), r1.data(),
+                            3);
+  for (int t : {1, 2}) {
+    plumb_rt_set_threads(t);
+    EpRecorder rec(r1.data(), o1.data(), N, Cout, OL);
+    const plumb_rt_epilogue ep = {EpRecorder::fn, &rec};
+    ASSERT_EQ(plumb_rt_conv1d_ep(N, Cin, L, Cout, Kk, 2, 2, 2, 3, 1, X1.data(),
+                                 W1.data(), b1.data(), o1.data(), 3, &ep),
+              0);
+    EXPECT_EQ(rec.badRange.load(), 0);
+    EXPECT_EQ(rec.badValue.load(), 0);
+    for (size_t i = 0; i < r1.size(); ++i) {
+      ASSERT_EQ(rec.seen[i].load(), 1) << i;
+      ASSERT_EQ(bits(reluRef(r1[i])), bits(o1[i])) << i;
+    }
+  }
 }
 
 TEST(Conv, Conv1dEqualsConv2dWithUnitHeight) {

@@ -74,6 +74,34 @@ int plumb_rt_conv1d(int64_t N, int64_t Cin, int64_t L, int64_t Cout,
                     const float *X, const float *Wt, const float *bias,
                     float *Y, int64_t block);
 
+/// Epilogue for conv kernels: called on finished outputs so that following
+/// elementwise work can run while the data is hot in cache.
+/// y = Y + ((n * Cout + co) * OH * OW + begin): `count` consecutive outputs
+/// of plane (n, co). Every output element is passed exactly once, after its
+/// final value (dot, + bias, NaN canonicalised) is stored. fn may rewrite
+/// the values in place. Calls may come concurrently from several threads,
+/// always for disjoint ranges. NULL epilogue = none.
+typedef void (*plumb_rt_epilogue_fn)(void *ctx, float *y, int64_t n,
+                                     int64_t co, int64_t begin, int64_t count);
+typedef struct plumb_rt_epilogue {
+  plumb_rt_epilogue_fn fn;
+  void *ctx;
+} plumb_rt_epilogue;
+
+/// plumb_rt_conv2d / plumb_rt_conv1d with an epilogue (`ep` may be NULL, as
+/// may ep->fn: no epilogue). The epilogue runs per finished tile (or per
+/// thread chunk), while the outputs are still in cache; ranges never cross
+/// a plane. Output values before the epilogue are exactly those of
+/// plumb_rt_conv2d; nothing is called when parameters are rejected (-1).
+int plumb_rt_conv2d_ep(const plumb_conv2d_params *p, const float *X,
+                       const float *Wt, const float *bias, float *Y,
+                       int64_t block, const plumb_rt_epilogue *ep);
+int plumb_rt_conv1d_ep(int64_t N, int64_t Cin, int64_t L, int64_t Cout,
+                       int64_t K, int64_t group, int64_t stride,
+                       int64_t dilation, int64_t pad_begin, int64_t pad_end,
+                       const float *X, const float *Wt, const float *bias,
+                       float *Y, int64_t block, const plumb_rt_epilogue *ep);
+
 /// ConvTranspose2d (see above). W is [Cin, Cout/group, KH, KW].
 int plumb_rt_conv_transpose2d(const plumb_conv2d_params *p, const float *X,
                               const float *Wt, const float *bias, float *Y,
