@@ -19,6 +19,14 @@
 
 #include <string.h>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PLUMB_CONV_X86 1
+#include <immintrin.h>
+#define PLUMB_TGT_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#else
+#define PLUMB_CONV_X86 0
+#endif
+
 #include <algorithm>
 #include <vector>
 
@@ -140,6 +148,160 @@ void packConvB(const void *vctx, int64_t n0, int64_t cols, int64_t K, int nrw,
   }
 }
 
+#if PLUMB_CONV_X86
+//===----------------------------------------------------------------------===//
+// Direct depthwise conv (one input and one output channel per group),
+// AVX-512: lanes over 16 consecutive ow of one output row. Every lane runs
+// exactly treeDot's sequence over the terms k = (kh, kw) in order: per
+// chunk acc = fma(w[k], x, acc) from -0.0 with x = +0.0 for padding (read
+// from a zero-padded copy of the plane), chunk partials combined by
+// treeCombine's stride-halving; then y = dot + bias, NaN canonicalised.
+//===----------------------------------------------------------------------===//
+
+struct DwGeom {
+  int64_t H, W, OH, OW, KH, KW, sh, sw, dh, dw, pt, pl;
+  int64_t Wp; // padded row length (floats)
+  int64_t K, block, m, bl;
+};
+
+/// Loads the 16 inputs of lanes ow0..ow0+15 for tap offset `src` (already
+/// at ow0 * sw + kw * dw in the padded row).
+PLUMB_TGT_AVX512 inline __m512 dwLoad(const float *src, int64_t sw,
+                                      __m512i idx2, __m512i idxS) {
+  if (sw == 1)
+    return _mm512_loadu_ps(src);
+  if (sw == 2)
+    return _mm512_permutex2var_ps(_mm512_loadu_ps(src), idx2,
+                                  _mm512_loadu_ps(src + 16));
+  return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), 0xFFFF, idxS, src, 4);
+}
+
+/// One output row oh of one plane. rows[kh] points at the padded input row
+/// (or a zero row), already offset so that index (ow*sw + kw*dw) is the tap.
+PLUMB_TGT_AVX512 void dwRow(const DwGeom &g, const float *const *rows,
+                            const float *w, float bv, bool hasBias, float *y,
+                            float *work) {
+  const __m512i idx2 = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                         20, 22, 24, 26, 28, 30);
+  const __m512i idxS = _mm512_mullo_epi32(
+      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+      _mm512_set1_epi32(static_cast<int>(g.sw)));
+  const __m512 nz = _mm512_set1_ps(-0.0f);
+  const __m512 canon = _mm512_castsi512_ps(
+      _mm512_set1_epi32(static_cast<int>(PLUMB_CANONICAL_NAN_BITS)));
+  const __m512 vb = _mm512_set1_ps(bv);
+  for (int64_t ow0 = 0; ow0 < g.OW; ow0 += 16) {
+    const int64_t base = ow0 * g.sw;
+    __m512 dot;
+    if (g.m == 1) {
+      __m512 acc = nz;
+      for (int64_t kh = 0; kh < g.KH; ++kh) {
+        const float *r = rows[kh] + base;
+        const float *wk = w + kh * g.KW;
+        for (int64_t kw = 0; kw < g.KW; ++kw)
+          acc = _mm512_fmadd_ps(_mm512_set1_ps(wk[kw]),
+                                dwLoad(r + kw * g.dw, g.sw, idx2, idxS), acc);
+      }
+      dot = acc;
+    } else {
+      for (int64_t c = 0; c < g.m; ++c) {
+        __m512 acc = nz;
+        const int64_t hi = std::min(g.K, (c + 1) * g.bl);
+        for (int64_t k = c * g.bl; k < hi; ++k) {
+          const int64_t kh = k / g.KW, kw = k % g.KW;
+          acc = _mm512_fmadd_ps(
+              _mm512_set1_ps(w[k]),
+              dwLoad(rows[kh] + base + kw * g.dw, g.sw, idx2, idxS), acc);
+        }
+        _mm512_storeu_ps(work + c * 16, acc);
+      }
+      // treeCombine over the m chunk vectors (stride-halving, padding
+      // skipped).
+      int64_t m = g.m, p = 1;
+      while (p < m)
+        p <<= 1;
+      for (int64_t s = p >> 1; s >= 1; s >>= 1) {
+        for (int64_t i = 0; i < s; ++i)
+          if (i + s < m)
+            _mm512_storeu_ps(work + i * 16,
+                             _mm512_add_ps(_mm512_loadu_ps(work + i * 16),
+                                           _mm512_loadu_ps(work + (i + s) * 16)));
+        if (m > s)
+          m = s;
+      }
+      dot = _mm512_loadu_ps(work);
+    }
+    __m512 v = hasBias ? _mm512_add_ps(dot, vb) : dot;
+    const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    v = _mm512_mask_blend_ps(nan, v, canon);
+    const int64_t lanes = std::min<int64_t>(16, g.OW - ow0);
+    _mm512_mask_storeu_ps(y + ow0, static_cast<__mmask16>((1u << lanes) - 1),
+                          v);
+  }
+}
+
+thread_local std::vector<float> tlsDwPlane, tlsDwWork;
+
+/// Depthwise conv over all planes; returns false when not applicable.
+bool depthwiseDirect(const plumb_conv2d_params &p, const float *X,
+                     const float *Wt, const float *bias, float *Y,
+                     int64_t block, const plumb_rt_epilogue *ep) {
+  if (p.Cin != p.group || p.Cout != p.group ||
+      plumb_rt_gemm_active_isa() < detail::kIsaAvx512 || p.OW < 1 ||
+      p.OH < 1)
+    return false;
+  DwGeom g;
+  g.H = p.H, g.W = p.W, g.OH = p.OH, g.OW = p.OW, g.KH = p.KH, g.KW = p.KW;
+  g.sh = p.stride_h, g.sw = p.stride_w, g.dh = p.dilation_h;
+  g.dw = p.dilation_w, g.pt = p.pad_top, g.pl = p.pad_left;
+  const int64_t owR = (p.OW + 15) / 16 * 16;
+  g.Wp = std::max(p.pad_left + p.W,
+                  (owR - 1) * g.sw + (p.KW - 1) * g.dw + 1 + 32 * g.sw) + 16;
+  g.K = p.KH * p.KW;
+  g.block = block < 0 ? 0 : block;
+  g.m = treeChunks(g.K, g.block);
+  g.bl = g.m == 1 ? g.K : g.block;
+  if (g.Wp > (int64_t(1) << 24))
+    return false;
+  const int64_t planes = p.N * p.group, P = p.OH * p.OW;
+  parallelFor(0, planes, 1, [&](int64_t lo, int64_t hi) {
+    std::vector<float> &buf = tlsDwPlane;
+    const size_t need = static_cast<size_t>((p.H + 1) * g.Wp);
+    if (buf.size() < need)
+      buf.resize(need);
+    std::vector<float> &work = tlsDwWork;
+    if (work.size() < static_cast<size_t>(16 * g.m))
+      work.resize(static_cast<size_t>(16 * g.m));
+    float *zero = buf.data() + p.H * g.Wp;
+    std::fill(zero, zero + g.Wp, 0.0f);
+    std::vector<const float *> rows(static_cast<size_t>(p.KH));
+    for (int64_t pl = lo; pl < hi; ++pl) {
+      const int64_t n = pl / p.group, c = pl % p.group;
+      const float *xp = X + pl * p.H * p.W;
+      for (int64_t ih = 0; ih < p.H; ++ih) {
+        float *d = buf.data() + ih * g.Wp;
+        std::fill(d, d + p.pad_left, 0.0f);
+        memcpy(d + p.pad_left, xp + ih * p.W, sizeof(float) * p.W);
+        std::fill(d + p.pad_left + p.W, d + g.Wp, 0.0f);
+      }
+      const float *w = Wt + c * g.K;
+      float *yp = Y + pl * P;
+      for (int64_t oh = 0; oh < p.OH; ++oh) {
+        for (int64_t kh = 0; kh < p.KH; ++kh) {
+          const int64_t ih = oh * g.sh - g.pt + kh * g.dh;
+          rows[kh] = (ih < 0 || ih >= p.H) ? zero : buf.data() + ih * g.Wp;
+        }
+        dwRow(g, rows.data(), w, bias ? bias[c] : 0.0f, bias != nullptr,
+              yp + oh * p.OW, work.data());
+        if (ep)
+          ep->fn(ep->ctx, yp + oh * p.OW, n, c, oh * p.OW, p.OW);
+      }
+    }
+  });
+  return true;
+}
+#endif // PLUMB_CONV_X86
+
 struct ConvHookCtx {
   const plumb_rt_epilogue *ep;
   float *Y;
@@ -165,6 +327,10 @@ void convViaGemm(const plumb_conv2d_params &p, const float *X,
     return;
   if (ep && !ep->fn)
     ep = nullptr;
+#if PLUMB_CONV_X86
+  if (!transpose && depthwiseDirect(p, X, wg(0), bias, Y, block, ep))
+    return;
+#endif
   // 1x1, stride 1, no padding: the input itself is the column matrix.
   const bool direct = !transpose && p.KH == 1 && p.KW == 1 &&
                       p.stride_h == 1 && p.stride_w == 1 && p.pad_top == 0 &&

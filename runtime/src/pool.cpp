@@ -12,11 +12,23 @@
 
 #include "ops_internal.h"
 
+#include <string.h>
+
+#include <algorithm>
 #include <vector>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PLUMB_POOL_X86 1
+#include <immintrin.h>
+#define PLUMB_POOL_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#else
+#define PLUMB_POOL_X86 0
+#endif
 
 using namespace plumb::rt::ops;
 
 namespace {
+
 
 struct PoolGeom {
   int32_t sd;
@@ -36,15 +48,18 @@ int makeGeom(PoolGeom &g, int32_t sdims, const int64_t *in_spatial,
     return PLUMB_RT_EINVAL;
   g.sd = sdims;
   g.inSize = g.outSize = 1;
+  // Spatial dims are right-aligned in the 3 slots (slot 2 is always the
+  // innermost, contiguous one); leading slots have extent 1.
   for (int32_t d = 0; d < 3; ++d) {
-    if (d < sdims) {
-      g.in[d] = in_spatial[d];
-      g.out[d] = out_spatial[d];
-      g.k[d] = kernel[d];
-      g.st[d] = strides[d];
-      g.pb[d] = pads[d];
-      g.pe[d] = pads[sdims + d];
-      g.dil[d] = dilations ? dilations[d] : 1;
+    const int32_t sdim = d - (3 - sdims);
+    if (sdim >= 0) {
+      g.in[d] = in_spatial[sdim];
+      g.out[d] = out_spatial[sdim];
+      g.k[d] = kernel[sdim];
+      g.st[d] = strides[sdim];
+      g.pb[d] = pads[sdim];
+      g.pe[d] = pads[sdims + sdim];
+      g.dil[d] = dilations ? dilations[sdim] : 1;
       if (g.in[d] < 0 || g.out[d] < 0 || g.k[d] < 1 || g.st[d] < 1 ||
           g.dil[d] < 1)
         return PLUMB_RT_EINVAL;
@@ -205,6 +220,122 @@ void forOutputs(const PoolGeom &g, int64_t planes, Fn fn) {
                 });
 }
 
+#if PLUMB_POOL_X86
+//===----------------------------------------------------------------------===//
+// 2-D MaxPool without indices, AVX-512. The Max fold equals the integer max
+// of order keys (elementwise.h maxKey), and padding positions are skipped
+// by the fold, which is the same as folding in maxKey(-inf) = the initial
+// key. So each plane is converted once into a key image padded with that
+// key, and every output is the integer max of its window's keys, 16
+// outputs of a row at a time.
+//===----------------------------------------------------------------------===//
+
+PLUMB_POOL_AVX512 inline __m512i keysOf(__m512 v) {
+  const __m512i s = _mm512_castps_si512(v);
+  __m512i k = _mm512_xor_si512(
+      s, _mm512_and_si512(_mm512_srai_epi32(s, 31),
+                          _mm512_set1_epi32(0x7FFFFFFF)));
+  const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+  return _mm512_mask_blend_epi32(nan, k, _mm512_set1_epi32(INT32_MAX));
+}
+
+PLUMB_POOL_AVX512 inline __m512 fromKeys(__m512i k) {
+  const __mmask16 nan =
+      _mm512_cmpeq_epi32_mask(k, _mm512_set1_epi32(INT32_MAX)) |
+      _mm512_cmpeq_epi32_mask(k, _mm512_set1_epi32(INT32_MIN));
+  __m512i b = _mm512_xor_si512(
+      k, _mm512_and_si512(_mm512_srai_epi32(k, 31),
+                          _mm512_set1_epi32(0x7FFFFFFF)));
+  b = _mm512_mask_blend_epi32(
+      nan, b, _mm512_set1_epi32(static_cast<int>(PLUMB_CANONICAL_NAN_BITS)));
+  return _mm512_castsi512_ps(b);
+}
+
+PLUMB_POOL_AVX512 inline __m512i loadKeys(const int32_t *src, int64_t sw,
+                                          __m512i idx2, __m512i idxS) {
+  if (sw == 1)
+    return _mm512_loadu_si512(src);
+  if (sw == 2)
+    return _mm512_permutex2var_epi32(_mm512_loadu_si512(src), idx2,
+                                     _mm512_loadu_si512(src + 16));
+  return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), 0xFFFF, idxS,
+                                     src, 4);
+}
+
+PLUMB_POOL_AVX512 void maxPool2dPlane(const PoolGeom &g, const float *x,
+                                      float *y, int32_t *buf, int64_t Wp) {
+  const int64_t H = g.in[1], W = g.in[2], OH = g.out[1], OW = g.out[2];
+  const int64_t pl = g.pb[2], sw = g.st[2], dw = g.dil[2];
+  const int32_t init = maxKey(negInf());
+  for (int64_t ih = 0; ih < H; ++ih) {
+    int32_t *d = buf + ih * Wp;
+    const float *xr = x + ih * W;
+    for (int64_t j = 0; j < pl; ++j)
+      d[j] = init;
+    int64_t j = 0;
+    for (; j + 16 <= W; j += 16)
+      _mm512_storeu_si512(d + pl + j, keysOf(_mm512_loadu_ps(xr + j)));
+    for (; j < W; ++j)
+      d[pl + j] = maxKey(xr[j]);
+    for (int64_t q = pl + W; q < Wp; ++q)
+      d[q] = init;
+  }
+  const __m512i idx2 = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                         20, 22, 24, 26, 28, 30);
+  const __m512i idxS = _mm512_mullo_epi32(
+      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+      _mm512_set1_epi32(static_cast<int>(sw)));
+  const __m512i vinit = _mm512_set1_epi32(init);
+  const int32_t *rows[64];
+  for (int64_t oh = 0; oh < OH; ++oh) {
+    int nrows = 0;
+    for (int64_t kh = 0; kh < g.k[1]; ++kh) {
+      const int64_t ih = oh * g.st[1] - g.pb[1] + kh * g.dil[1];
+      if (ih >= 0 && ih < H)
+        rows[nrows++] = buf + ih * Wp;
+    }
+    float *yr = y + oh * OW;
+    for (int64_t ow0 = 0; ow0 < OW; ow0 += 16) {
+      __m512i acc = vinit;
+      for (int r = 0; r < nrows; ++r) {
+        const int32_t *src = rows[r] + ow0 * sw;
+        for (int64_t kw = 0; kw < g.k[2]; ++kw)
+          acc = _mm512_max_epi32(acc, loadKeys(src + kw * dw, sw, idx2, idxS));
+      }
+      const int64_t lanes = std::min<int64_t>(16, OW - ow0);
+      _mm512_mask_storeu_ps(yr + ow0, static_cast<__mmask16>((1u << lanes) - 1),
+                            fromKeys(acc));
+    }
+  }
+}
+
+thread_local std::vector<int32_t> tlsPoolKeys;
+
+/// 2-D MaxPool (no indices) over `planes` planes; false if not applicable.
+bool maxPool2dFast(const PoolGeom &g, const float *x, int64_t planes,
+                   float *y) {
+  static const bool ok = __builtin_cpu_supports("avx512f") &&
+                         __builtin_cpu_supports("avx2");
+  if (!ok || g.sd != 2 || g.k[1] > 64 || g.out[2] < 1)
+    return false;
+  const int64_t OWr = (g.out[2] + 15) / 16 * 16;
+  const int64_t Wp =
+      std::max(g.pb[2] + g.in[2],
+               (OWr - 1) * g.st[2] + (g.k[2] - 1) * g.dil[2] + 1 + 32 * g.st[2]) +
+      16;
+  if (Wp > (int64_t(1) << 24))
+    return false;
+  parallelRange(planes, 1, [&](int64_t lo, int64_t hi) {
+    std::vector<int32_t> &buf = tlsPoolKeys;
+    if (buf.size() < static_cast<size_t>(g.in[1] * Wp))
+      buf.resize(static_cast<size_t>(g.in[1] * Wp));
+    for (int64_t pl = lo; pl < hi; ++pl)
+      maxPool2dPlane(g, x + pl * g.inSize, y + pl * g.outSize, buf.data(), Wp);
+  });
+  return true;
+}
+#endif // PLUMB_POOL_X86
+
 } // namespace
 
 extern "C" {
@@ -275,6 +406,10 @@ int plumb_rt_maxpool_f32(const float *x, int64_t n, int64_t c, int32_t sdims,
     return PLUMB_RT_OK;
   if (!x || !y)
     return PLUMB_RT_EINVAL;
+#if PLUMB_POOL_X86
+  if (!indices && maxPool2dFast(g, x, n * c, y))
+    return PLUMB_RT_OK;
+#endif
   if (!indices) {
     forRows(g, n * c, [&](int64_t pl, int64_t o0, int64_t o1, int64_t oi,
                           float *, int64_t *cnt) {

@@ -163,7 +163,11 @@ TEST(Pool, AveragePoolCountIncludePad) {
     int64_t in[3], k[3], s[3], pad[6], dil[3];
   } cases[] = {{1, {20}, {4}, {3}, {1, 2}, {2}},
                {2, {9, 11}, {3, 2}, {2, 3}, {1, 0, 2, 1}, {1, 2}},
-               {3, {5, 6, 7}, {2, 3, 2}, {1, 2, 2}, {1, 0, 1, 0, 1, 1}, {2, 1, 1}}};
+               {3, {5, 6, 7}, {2, 3, 2}, {1, 2, 2}, {1, 0, 1, 0, 1, 1}, {2, 1, 1}},
+               // Wide rows: 16-lane blocks plus tails, strides 1 / 2 / 3.
+               {2, {7, 40}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}},
+               {2, {6, 53}, {2, 3}, {2, 2}, {0, 1, 1, 1}, {1, 2}},
+               {2, {5, 70}, {3, 2}, {1, 3}, {1, 1, 0, 1}, {1, 1}}};
   for (const C &c : cases) {
     int64_t out[3];
     int64_t pads6[6];
@@ -235,6 +239,32 @@ TEST(Pool, AveragePoolCountIncludePad) {
         }
     }
   }
+}
+
+TEST(Pool, MaxPoolSignedZerosAndNaNWide) {
+  // 2 x 37 plane of -0.0 with +0.0 at column 10 and a NaN at column 30:
+  // k 1x3, stride 1, pad 1. Windows touching column 10 give +0.0, those
+  // touching 30 the canonical NaN, all others -0.0.
+  std::vector<float> x(2 * 37, -0.0f), y(2 * 37, 5.0f);
+  x[10] = 0.0f;
+  uint32_t qnan = 0xFFC12345u;
+  std::memcpy(&x[37 + 30], &qnan, 4);
+  const int64_t in[2] = {2, 37}, out[2] = {2, 37}, k[2] = {1, 3},
+                st[2] = {1, 1}, pads[4] = {0, 1, 0, 1};
+  ASSERT_EQ(plumb_rt_maxpool_f32(x.data(), 1, 1, 2, in, out, k, st, pads,
+                                 nullptr, y.data(), nullptr),
+            0);
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t c = 0; c < 37; ++c) {
+      uint32_t b;
+      std::memcpy(&b, &y[r * 37 + c], 4);
+      uint32_t want = 0x80000000u;
+      if (r == 0 && c >= 9 && c <= 11)
+        want = 0u;
+      if (r == 1 && c >= 29 && c <= 31)
+        want = 0x7FC00000u;
+      ASSERT_EQ(b, want) << r << "," << c;
+    }
 }
 
 TEST(Pool, GlobalPoolsAndThreads) {
