@@ -16,7 +16,8 @@ namespace plumb {
 #include "passes/Passes.h.inc"
 
 /// The plumb-canonicalize pipeline: verify, simplify, fold constants, CSE,
-/// DCE, materialise trees, canonical order. docs/canonical.md.
+/// DCE, materialise trees, fuse elementwise chains, canonical order.
+/// docs/canonical.md.
 void buildCanonicalizePipeline(mlir::OpPassManager &pm);
 
 /// Registers every pass and the plumb-canonicalize pipeline.

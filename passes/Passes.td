@@ -94,6 +94,31 @@ def MaterializeTreesPass
   ];
 }
 
+def FuseElementwisePass : Pass<"plumb-fuse-elementwise", "::mlir::ModuleOp"> {
+  let summary = "Fuses chains of elementwise ops (after a conv, matmul or "
+                "gemm) into plumb.fused nodes";
+  let description = [{
+    Walks @main in order; from each float32 conv, matmul, gemm or fusible
+    elementwise op it follows the single use of its value while the user is
+    a fusible elementwise op of the same result shape (docs/canonical.md),
+    and wraps a chain of two or more ops into one plumb.fused node whose body
+    is that chain. The body's ops are the original ops, evaluated in the same
+    order on the same values, so every element goes through the same rounded
+    operations: every bit is kept. The fused node is one node of the trace
+    and the node table.
+
+    Before:
+      %c = plumb.conv %x, %w {...} : (...) -> tensor<1x8x4x4xf32>
+      %r = plumb.relu %c : tensor<1x8x4x4xf32>
+    After:
+      %r = plumb.fused -> tensor<1x8x4x4xf32> {
+        %c = plumb.conv %x, %w {...} : (...) -> tensor<1x8x4x4xf32>
+        %0 = plumb.relu %c : tensor<1x8x4x4xf32>
+        plumb.yield %0 : tensor<1x8x4x4xf32>
+      }
+  }];
+}
+
 def CanonicalOrderPass : Pass<"plumb-canonical-order", "::mlir::ModuleOp"> {
   let summary = "Puts @main into the one canonical order";
   let description = [{

@@ -182,7 +182,7 @@ std::vector<NodeInfo> computeNodeTable(func::FuncOp main) {
     info.index = index++;
     info.id = id;
     info.op = &op;
-    info.opName = op.getName().getStringRef().str();
+    info.opName = nodeLabel(&op);
     table.push_back(info);
   }
   return table;

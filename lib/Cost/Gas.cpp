@@ -93,7 +93,7 @@ std::string typeText(Type t) {
 
 std::string shapesText(Operation *op) {
   std::string s;
-  for (Value v : op->getOperands())
+  for (Value v : nodeInputs(op))
     s += (s.empty() ? "" : " ") + typeText(v.getType());
   s += s.empty() ? "->" : " ->";
   for (Value v : op->getResults())
@@ -112,8 +112,8 @@ llvm::Error opError(Operation *op, const llvm::Twine &msg) {
                                      msg);
 }
 
-/// Sums the gas of the ops of one plumb.if branch (constants are not nodes
-/// and cost nothing; the yield costs nothing).
+/// Sums the gas of the ops of one region (a plumb.if branch, a plumb.fused
+/// body; constants are not nodes and cost nothing; the yield costs nothing).
 llvm::Expected<std::pair<OpCounts, uint64_t>>
 branchGas(Region &region, const GasSchedule &schedule) {
   OpCounts counts;
@@ -126,12 +126,12 @@ branchGas(Region &region, const GasSchedule &schedule) {
       if (!inner)
         return inner.takeError();
       if (!counts.add(inner->first))
-        return opError(&op, "in a plumb.if branch: op counts overflow 64 bits");
+        return opError(&op, "in a region: op counts overflow 64 bits");
       gas += inner->second;
     }
   if (gas.overflowed())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "the gas of a plumb.if branch overflows "
+                                   "the gas of a region overflows "
                                    "64 bits");
   return std::make_pair(counts, gas.value());
 }
@@ -152,6 +152,13 @@ computeOpGas(Operation *op, const GasSchedule &schedule) {
     if (!isStatic(t))
       return opError(op, "has a result of type " + typeText(t) +
                              "; gas is only defined for static shapes");
+  // plumb.fused: exactly the sum of its body, so fusion never changes gas.
+  if (auto fused = dyn_cast<FusedOp>(op)) {
+    auto body = branchGas(fused.getBody(), schedule);
+    if (!body)
+      return body.takeError();
+    return *body;
+  }
   auto own = cost.getCounts();
   if (failed(own))
     return opError(op, "op counts overflow 64 bits (shapes too large); the "
@@ -164,7 +171,8 @@ computeOpGas(Operation *op, const GasSchedule &schedule) {
 
   auto ifOp = dyn_cast<IfOp>(op);
   if (!ifOp)
-    return opError(op, "has regions; only plumb.if has a static cost");
+    return opError(op, "has regions; only plumb.if and plumb.fused have a "
+                       "static cost");
   auto thenGas = branchGas(ifOp.getThenRegion(), schedule);
   if (!thenGas)
     return thenGas.takeError();

@@ -766,6 +766,28 @@ public:
       // values, so their NaNs are canonical like every other node's.
       for (Tensor &t : outs)
         t.canonicalizeNaN();
+    } else if (auto fused = dyn_cast<FusedOp>(op)) {
+      // The chain, op by op, with the same kernels as unfused: the same
+      // bits. Its intermediate values are not nodes and are not reported.
+      llvm::DenseMap<Value, Tensor> local;
+      for (Operation *inner : fused.getChain()) {
+        std::vector<const Tensor *> ins;
+        for (Value v : inner->getOperands()) {
+          auto it = local.find(v);
+          const Tensor *t = it != local.end() ? &it->second : lookup(v, values);
+          if (!t)
+            return false;
+          ins.push_back(t);
+        }
+        std::vector<Tensor> r;
+        if (!executeOp(inner, ins, r, err)) {
+          err = "'" + inner->getName().getStringRef().str() +
+                "' in plumb.fused: " + err;
+          return false;
+        }
+        local[inner->getResult(0)] = std::move(r[0]);
+      }
+      outs.push_back(std::move(local[fused.getYielded()]));
     } else {
       std::vector<const Tensor *> ins;
       for (Value v : op.getOperands()) {
@@ -827,8 +849,7 @@ bool runFunction(func::FuncOp func, ArrayRef<Tensor> inputs,
 
 bool executeNode(Operation *op, const llvm::DenseMap<Value, const Tensor *> &env,
                  std::vector<Tensor> &results, std::string &err) {
-  auto ifOp = dyn_cast<IfOp>(op);
-  if (!ifOp) {
+  if (op->getNumRegions() == 0) {
     std::vector<const Tensor *> ins;
     for (Value v : op->getOperands()) {
       auto it = env.find(v);
@@ -840,7 +861,7 @@ bool executeNode(Operation *op, const llvm::DenseMap<Value, const Tensor *> &env
     }
     return executeOp(op, ins, results, err);
   }
-  // plumb.if: run the taken region on copies of the values it reads.
+  // plumb.if, plumb.fused: run the region on copies of the values it reads.
   llvm::DenseMap<Value, Tensor> values;
   for (auto &kv : env)
     values[kv.first] = *kv.second;

@@ -418,6 +418,9 @@ bool applyTreeOverride(func::FuncOp main, const TreeOverride &o,
     return false;
   }
   Operation *op = nodes[o.node];
+  // A plumb.fused node reduces in its head (conv, matmul, gemm).
+  if (auto fused = dyn_cast<FusedOp>(op))
+    op = fused.getChain().front();
   if (!op->hasAttr("tree")) {
     err = "node " + std::to_string(o.node) + " ('" +
           op->getName().getStringRef().str() + "') has no reduction tree";

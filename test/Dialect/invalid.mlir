@@ -977,7 +977,7 @@ func.func @if_terminator(%c: tensor<i1>, %x: tensor<2xf32>) {
 // -----
 
 func.func @yield_outside_if(%x: tensor<2xf32>) {
-  // expected-error @+1 {{expects parent op 'plumb.if'}}
+  // expected-error @+1 {{expects parent op to be one of 'plumb.if, plumb.fused'}}
   plumb.yield %x : tensor<2xf32>
 }
 
@@ -1003,4 +1003,111 @@ func.func @tree_block_missing(%x: tensor<2x3xf32>, %y: tensor<3x4xf32>) {
   // expected-error @+1 {{expected integer value}}
   %0 = plumb.matmul %x, %y {tree = #plumb.tree<blocked>} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
   return
+}
+
+// -----
+
+func.func @fused_single_op(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{body must hold a chain of at least two ops, it holds 1}}
+  %r = plumb.fused -> tensor<2xf32> {
+    %a = plumb.relu %x : tensor<2xf32>
+    plumb.yield %a : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @fused_wrong_yield_type(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{body must yield one value of the result type 'tensor<2xf32>'}}
+  %r = plumb.fused -> tensor<2xf32> {
+    %a = plumb.relu %x : tensor<2xf32>
+    %b = plumb.reshape %a : tensor<2xf32> -> tensor<1x2xf32>
+    plumb.yield %b : tensor<1x2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @fused_bad_head(%x: tensor<4xf32>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{cannot start a chain with 'plumb.reshape'}}
+  %r = plumb.fused -> tensor<2x2xf32> {
+    %a = plumb.reshape %x : tensor<4xf32> -> tensor<2x2xf32>
+    %b = plumb.relu %a : tensor<2x2xf32>
+    plumb.yield %b : tensor<2x2xf32>
+  }
+  return %r : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @fused_reduction_in_tail(%x: tensor<2x2xf32>, %w: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{op 1 of the chain, 'plumb.matmul', is not a fusible float32 elementwise op}}
+  %r = plumb.fused -> tensor<2x2xf32> {
+    %a = plumb.relu %x : tensor<2x2xf32>
+    %b = plumb.matmul %a, %w : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+    plumb.yield %b : tensor<2x2xf32>
+  }
+  return %r : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @fused_broadcast_chain_value(%x: tensor<2xf32>, %y: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{op 1 of the chain, 'plumb.add', must take the previous op's value as one operand of its result's shape}}
+  %r = plumb.fused -> tensor<3x2xf32> {
+    %a = plumb.relu %x : tensor<2xf32>
+    %b = plumb.add %a, %y : (tensor<2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+    plumb.yield %b : tensor<3x2xf32>
+  }
+  return %r : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @fused_not_a_chain(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{op 1 of the chain, 'plumb.neg', must take the previous op's value as one operand of its result's shape}}
+  %r = plumb.fused -> tensor<2xf32> {
+    %a = plumb.relu %x : tensor<2xf32>
+    %b = plumb.neg %x : tensor<2xf32>
+    plumb.yield %b : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @fused_value_used_twice(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{the value of op 0 of the chain must have exactly one use}}
+  %r = plumb.fused -> tensor<2xf32> {
+    %a = plumb.relu %x : tensor<2xf32>
+    %b = plumb.neg %a : tensor<2xf32>
+    %c = plumb.add %b, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    plumb.yield %c : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @fused_integer(%x: tensor<2xi64>) -> tensor<2xi64> {
+  // expected-error @+1 {{cannot start a chain with 'plumb.neg' (a float32 conv, matmul, gemm or elementwise op is needed)}}
+  %r = plumb.fused -> tensor<2xi64> {
+    %a = plumb.neg %x : tensor<2xi64>
+    %b = plumb.abs %a : tensor<2xi64>
+    plumb.yield %b : tensor<2xi64>
+  }
+  return %r : tensor<2xi64>
+}
+
+// -----
+
+func.func @fused_no_yield(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{body must end with plumb.yield}}
+  %r = "plumb.fused"() ({
+    %a = plumb.relu %x : tensor<2xf32>
+    %b = plumb.neg %a : tensor<2xf32>
+  }) : () -> tensor<2xf32>
+  return %r : tensor<2xf32>
 }

@@ -247,6 +247,25 @@ func.func @control_flow(%c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
   return %0 : tensor<2xf32>
 }
 
+// CHECK-LABEL: func.func @fused
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x1x4x4xf32>, %[[W:[^:]+]]: tensor<2x1x3x3xf32>, %[[S:[^:]+]]: tensor<2xf32>
+func.func @fused(%x: tensor<1x1x4x4xf32>, %w: tensor<2x1x3x3xf32>, %s: tensor<2xf32>) -> tensor<1x2x2x2xf32> {
+  // CHECK: %[[R:.+]] = plumb.fused -> tensor<1x2x2x2xf32> {
+  // CHECK-NEXT: %[[C:.+]] = plumb.conv %[[X]], %[[W]]
+  // CHECK-NEXT: %[[B:.+]] = plumb.batch_norm %[[C]], %[[S]], %[[S]], %[[S]], %[[S]] {epsilon = 9.99999974E-6 : f32}
+  // CHECK-NEXT: %[[Y:.+]] = plumb.relu %[[B]] : tensor<1x2x2x2xf32>
+  // CHECK-NEXT: plumb.yield %[[Y]] : tensor<1x2x2x2xf32>
+  // CHECK-NEXT: }
+  %0 = plumb.fused -> tensor<1x2x2x2xf32> {
+    %1 = plumb.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x1x4x4xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x2x2xf32>
+    %2 = plumb.batch_norm %1, %s, %s, %s, %s {epsilon = 1.0e-05 : f32} : (tensor<1x2x2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+    %3 = plumb.relu %2 : tensor<1x2x2x2xf32>
+    plumb.yield %3 : tensor<1x2x2x2xf32>
+  }
+  // CHECK: return %[[R]]
+  return %0 : tensor<1x2x2x2xf32>
+}
+
 {-#
   dialect_resources: {
     builtin: {

@@ -443,3 +443,10 @@ FailureOr<OpCounts> IfOp::getCounts() {
   c.read = bytes(getCond());
   return c.finish();
 }
+
+/// plumb.fused does no work of its own: its gas is its body's, summed by
+/// computeGas (docs/gas.md), so fusion never changes a model's gas.
+FailureOr<OpCounts> FusedOp::getCounts() {
+  Counter c(getOperation(), /*io=*/false);
+  return c.finish();
+}

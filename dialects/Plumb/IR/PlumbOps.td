@@ -749,9 +749,53 @@ def Plumb_IfOp : Plumb_Op<"if", [RecursiveMemoryEffects, NoRegionArguments]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Fusion
+//===----------------------------------------------------------------------===//
+
+def Plumb_FusedOp : Plumb_Op<"fused", [RecursiveMemoryEffects,
+                                        NoRegionArguments]> {
+  let summary = "One graph node made of a chain of ops (elementwise fusion)";
+  let description = [{
+    Made by `plumb-fuse-elementwise`. The body is a chain of ordinary plumb
+    ops: optionally a head that reduces (`plumb.conv`, `plumb.matmul`,
+    `plumb.gemm`), then elementwise ops (unary, binary and variadic
+    arithmetic, `plumb.batch_norm`), each taking the previous op's value as
+    one operand, of the same shape as its result; the other operands are
+    values defined outside (weights, earlier nodes, graph inputs). Every body
+    value but the last has exactly one use, by the next op; the last is
+    yielded and becomes the node's result.
+
+    The node computes exactly what its body ops compute one after the other,
+    so each output element goes through the same sequence of rounded
+    operations as without fusion: fusion never changes a bit. It changes
+    what a trace records (one hash for the node instead of one per op) and
+    lets code generators keep the chain's intermediate values in cache or
+    registers. Gas is the sum of the body's gas.
+
+    ```mlir
+    %y = plumb.fused -> tensor<1x8x28x28xf32> {
+      %c = plumb.conv %x, %w, %b {...} : (...) -> tensor<1x8x28x28xf32>
+      %r = plumb.relu %c : tensor<1x8x28x28xf32>
+      plumb.yield %r : tensor<1x8x28x28xf32>
+    }
+    ```
+  }];
+  let results = (outs Plumb_Tensor:$output);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "`->` type($output) $body attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The body's ops in order, without the terminator.
+    ::llvm::SmallVector<::mlir::Operation *> getChain();
+    /// The value the body yields.
+    ::mlir::Value getYielded();
+  }];
+}
+
 def Plumb_YieldOp : Plumb_Op<"yield",
-    [Pure, Terminator, ReturnLike, ParentOneOf<["IfOp"]>]> {
-  let summary = "Yields the results of a plumb.if region";
+    [Pure, Terminator, ReturnLike, ParentOneOf<["IfOp", "FusedOp"]>]> {
+  let summary = "Yields the results of a plumb.if or plumb.fused region";
   let description = [{
     ```mlir
     plumb.yield %a : tensor<2xf32>

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <string>
 #include <vector>
 
 namespace plumb {
@@ -34,6 +35,48 @@ inline std::vector<mlir::Operation *> graphNodes(mlir::func::FuncOp main) {
     if (isGraphNode(&op))
       nodes.push_back(&op);
   return nodes;
+}
+
+/// The values a node reads: its operands (as they are), then the values
+/// its regions use from outside (a plumb.fused body's weights and inputs, a
+/// plumb.if branch's captures), each once, in first-use order.
+inline std::vector<mlir::Value> nodeInputs(mlir::Operation *op) {
+  std::vector<mlir::Value> ins(op->getOperands().begin(),
+                               op->getOperands().end());
+  auto add = [&](mlir::Value v) {
+    for (mlir::Value w : ins)
+      if (w == v)
+        return;
+    ins.push_back(v);
+  };
+  op->walk([&](mlir::Operation *inner) {
+    if (inner == op)
+      return;
+    for (mlir::Value v : inner->getOperands()) {
+      mlir::Operation *owner = v.getParentBlock()->getParentOp();
+      if (mlir::Operation *def = v.getDefiningOp())
+        owner = def;
+      if (owner != op && !op->isProperAncestor(owner))
+        add(v);
+    }
+  });
+  return ins;
+}
+
+/// How reports name a node: the op name, and for plumb.fused its chain,
+/// e.g. "plumb.fused(conv,batch_norm,relu)".
+inline std::string nodeLabel(mlir::Operation *op) {
+  std::string s = op->getName().getStringRef().str();
+  auto fused = mlir::dyn_cast<FusedOp>(op);
+  if (!fused)
+    return s;
+  s += "(";
+  bool first = true;
+  for (mlir::Operation *inner : fused.getChain()) {
+    s += (first ? "" : ",") + inner->getName().stripDialect().str();
+    first = false;
+  }
+  return s + ")";
 }
 
 } // namespace plumb

@@ -13,6 +13,7 @@
 #include "plumb/Target/Cpp/CppEmitter.h"
 
 #include "dialects/Plumb/IR/PlumbOps.h"
+#include "plumb/Target/Cpp/Epilogue.h"
 #include "plumb/Target/Cpp/KernelCalls.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -100,10 +101,14 @@ private:
 
   bool emitOp(Operation *op, int64_t node, std::string &out, std::string &err);
   bool emitIf(IfOp op, int64_t node, std::string &out, std::string &err);
+  bool emitFused(FusedOp op, int64_t node, std::string &out, std::string &err);
+  KernelCallContext context(Operation *op, int64_t node);
 
   const ModelPlan &plan;
   const EmitHeader &header;
   LiteralPool pool;
+  /// Functions the body calls (fused-chain epilogues), defined before it.
+  std::string functions;
 };
 
 bool CppWriter::emitIf(IfOp op, int64_t node, std::string &out,
@@ -130,14 +135,53 @@ bool CppWriter::emitIf(IfOp op, int64_t node, std::string &out,
   return true;
 }
 
-bool CppWriter::emitOp(Operation *op, int64_t node, std::string &out,
-                       std::string &err) {
-  if (auto i = dyn_cast<IfOp>(op))
-    return emitIf(i, node, out, err);
+/// A plumb.fused chain computes in its result's buffer (the plan shares
+/// it with the chain's values). A conv head applies the elementwise tail
+/// per finished output plane while it is in cache; otherwise, or when the
+/// tail has no per-element form, the ops run one after the other.
+bool CppWriter::emitFused(FusedOp op, int64_t node, std::string &out,
+                          std::string &err) {
+  SmallVector<Operation *> chain = op.getChain();
+  if (isa<ConvOp>(chain.front())) {
+    std::string name = "plumb_epilogue_" + std::to_string(node);
+    EpilogueCode code;
+    std::string why;
+    bool inPlace = ptr(chain.front()->getResult(0)) == ptr(op.getOutput());
+    if (buildConvEpilogue(op, name, inPlace, code, why)) {
+      functions += code.function + "\n";
+      std::vector<std::string> ctxPtrs;
+      for (Value v : code.externals)
+        ctxPtrs.push_back("(const float *)" + ptr(v));
+      if (!inPlace)
+        ctxPtrs.push_back("(const float *)" + ptr(op.getOutput()));
+      std::string body = "const float *const ep[] = {";
+      for (auto [i, p] : llvm::enumerate(ctxPtrs))
+        body += (i ? ", " : "") + p;
+      if (ctxPtrs.empty())
+        body += "nullptr";
+      body += "};\n(void)ep;\n";
+      KernelCallContext ctx = context(chain.front(), node);
+      ctx.epilogueFn = name;
+      ctx.epilogueCtx = "(void *)ep";
+      std::string call;
+      if (!emitHostKernelCall(ctx, chain.front(), call, err))
+        return false;
+      out += "  {\n" + indent(body, 4) + indent(call, 2) + "  }\n";
+      return true;
+    }
+    out += "  // op by op: " + why + "\n";
+  }
+  for (Operation *inner : chain)
+    if (!emitOp(inner, node, out, err))
+      return false;
+  return true;
+}
+
+KernelCallContext CppWriter::context(Operation *op, int64_t node) {
   std::string opName = op->getName().getStringRef().str();
   KernelCallContext ctx{plan, pool, [this](Value v) { return ptr(v); }, "A",
                         nullptr};
-  ctx.onError = [&](const std::string &what, bool rangeCheck) {
+  ctx.onError = [node, opName](const std::string &what, bool rangeCheck) {
     std::string msg = rangeCheck
                           ? "rc == PLUMB_RT_ERANGE ? \"" + what +
                                 " index out of range\" : \"" + what + " kernel\""
@@ -145,6 +189,16 @@ bool CppWriter::emitOp(Operation *op, int64_t node, std::string &out,
     return "return fail(err, err_len, " + std::to_string(node) + ", \"" +
            opName + "\", " + msg + ", rc);";
   };
+  return ctx;
+}
+
+bool CppWriter::emitOp(Operation *op, int64_t node, std::string &out,
+                       std::string &err) {
+  if (auto i = dyn_cast<IfOp>(op))
+    return emitIf(i, node, out, err);
+  if (auto f = dyn_cast<FusedOp>(op))
+    return emitFused(f, node, out, err);
+  KernelCallContext ctx = context(op, node);
   return emitHostKernelCall(ctx, op, out, err);
 }
 
@@ -296,6 +350,8 @@ llvm::Expected<std::string> CppWriter::run() {
   s += kernelHelperText();
   s += "\n// Shapes and attribute arrays.\n";
   s += pool.text();
+  if (!functions.empty())
+    s += "\n" + functions;
   s += "\n"
        "int32_t failText(char *err, size_t len, const char *msg) {\n"
        "  if (err && len)\n"

@@ -286,6 +286,7 @@ private:
   bool matmul();
   bool gemm();
   bool conv();
+  void applyEpilogue(const std::vector<int64_t> &shape);
   bool convTranspose();
   bool pool();
   bool globalPool(bool isMax);
@@ -541,6 +542,11 @@ bool Lowering::conv() {
            (hasBias ? "bias + g * " + str(Mg) : std::string("nullptr")) +
            ", 1, 0, Y + (n * " + str(g.Cout) + " + g * " + str(Mg) + ") * " +
            str(P) + ", " + str(P) + ", " + block() + ");\n";
+    if (!ctx.epilogueFn.empty())
+      out += "        for (int64_t co = g * " + str(Mg) + "; co < (g + 1) * " +
+             str(Mg) + "; ++co)\n          " + ctx.epilogueFn + "(" +
+             ctx.epilogueCtx + ", Y + (n * " + str(g.Cout) + " + co) * " +
+             str(P) + ", n, co, 0, " + str(P) + ");\n";
     out += "      }\n  }\n";
     return true;
   }
@@ -554,6 +560,7 @@ bool Lowering::conv() {
              ", " + str(p[0]) + ", " + str(p[1]) + ", " + inF(0) + ", " +
              inF(1) + ", " + bias + ", " + outF() + ", " + block() + ")",
          "conv1d");
+    applyEpilogue(y.shape);
     return true;
   }
   if (x.shape.size() != 4)
@@ -569,7 +576,21 @@ bool Lowering::conv() {
   out += "    rc = plumb_rt_conv2d(&prm, " + inF(0) + ", " + inF(1) + ", " +
          bias + ", " + outF() + ", " + block() + ");\n  }\n";
   out += "  if (rc != 0)\n    " + ctx.onError("conv2d", false) + "\n";
+  applyEpilogue(y.shape);
   return true;
+}
+
+void Lowering::applyEpilogue(const std::vector<int64_t> &shape) {
+  if (ctx.epilogueFn.empty())
+    return;
+  int64_t P = 1;
+  for (size_t d = 2; d < shape.size(); ++d)
+    P *= shape[d];
+  out += "  for (int64_t n = 0; n < " + str(shape[0]) + "; ++n)\n";
+  out += "    for (int64_t co = 0; co < " + str(shape[1]) + "; ++co)\n";
+  out += "      " + ctx.epilogueFn + "(" + ctx.epilogueCtx + ", " +
+         outF() + " + (n * " + str(shape[1]) + " + co) * " + str(P) +
+         ", n, co, 0, " + str(P) + ");\n";
 }
 
 bool Lowering::convTranspose() {

@@ -172,6 +172,15 @@ public:
 
   /// The device statement of `op`, or "" when it has no device kernel.
   std::string deviceCall(Operation *op);
+  /// Whether the node runs on the device (a fused chain: all its ops do).
+  bool onDeviceOp(Operation *op) {
+    if (isa<IfOp>(op))
+      return true;
+    if (auto f = dyn_cast<FusedOp>(op))
+      return llvm::all_of(f.getChain(),
+                          [&](Operation *i) { return !deviceCall(i).empty(); });
+    return !deviceCall(op).empty();
+  }
 
 private:
   std::string dev(Value v) const {
@@ -561,6 +570,13 @@ bool CudaWriter::emitOp(Operation *op, int64_t node, std::string &out,
                         std::string &err) {
   if (auto i = dyn_cast<IfOp>(op))
     return emitIf(i, node, out, err);
+  if (auto f = dyn_cast<FusedOp>(op)) {
+    // The chain op by op, in the buffers the plan shares with the result.
+    for (Operation *inner : f.getChain())
+      if (!emitOp(inner, node, out, err))
+        return false;
+    return true;
+  }
   std::string opName = op->getName().getStringRef().str();
   std::string call = deviceCall(op);
   if (call == "0")
@@ -601,7 +617,7 @@ llvm::Expected<std::string> CudaWriter::run() {
   int64_t onDevice = 0, onHost = 0;
   for (auto [k, op] : llvm::enumerate(plan.nodes)) {
     std::string opName = op->getName().getStringRef().str();
-    bool device = isa<IfOp>(op) || !deviceCall(op).empty();
+    bool device = onDeviceOp(op);
     (device ? onDevice : onHost)++;
     body += "\n  // node " + std::to_string(k) + ": " + opName + " -> ";
     for (auto [i, r] : llvm::enumerate(op->getResults()))
@@ -885,7 +901,7 @@ llvm::Expected<std::string> CudaWriter::run() {
 bool hasDeviceKernel(Operation *op, const ModelPlan &plan) {
   EmitHeader h;
   CudaWriter w(plan, h);
-  return isa<IfOp>(op) || !w.deviceCall(op).empty();
+  return w.onDeviceOp(op);
 }
 
 llvm::Expected<std::string> emitCuda(const ModelPlan &plan,

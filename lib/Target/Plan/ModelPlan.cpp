@@ -79,8 +79,11 @@ public:
     int64_t t = 0;
     linearize(entry, t);
     endPos = t + 1;
+    planFusedChains(main);
     assignStorage(main);
     pack();
+    for (auto &kv : sharesResult)
+      plan.values[kv.first].storage = plan.values[kv.second].storage;
     return llvm::Error::success();
   }
 
@@ -213,6 +216,25 @@ private:
     }
   }
 
+  /// A plumb.fused chain computes in its result's buffer: the last value
+  /// always, and each earlier value whose next op can run in place on it
+  /// (elementwise kernels may write over an input of the output's shape;
+  /// variadic ones only over their first).
+  void planFusedChains(func::FuncOp main) {
+    main.walk([&](FusedOp f) {
+      SmallVector<Operation *> chain = f.getChain();
+      Value result = f.getOutput();
+      sharesResult[chain.back()->getResult(0)] = result;
+      for (size_t i = chain.size() - 1; i > 0; --i) {
+        Operation *next = chain[i];
+        Value v = chain[i - 1]->getResult(0);
+        if (isa<SumOp, MaxOp, MinOp>(next) && next->getOperand(0) != v)
+          break;
+        sharesResult[v] = result;
+      }
+    });
+  }
+
   void assignStorage(func::FuncOp main) {
     Block &entry = main.getBody().front();
     for (BlockArgument a : entry.getArguments()) {
@@ -240,7 +262,7 @@ private:
         return;
       }
       for (Value r : op->getResults()) {
-        if (outputValues.contains(r))
+        if (outputValues.contains(r) || sharesResult.count(r))
           continue;
         if (isa<ReshapeOp>(op) && canAlias(op, outputValues)) {
           parent[r] = root(op->getOperand(0));
@@ -368,6 +390,7 @@ private:
   llvm::DenseMap<Operation *, int64_t> pos;
   llvm::DenseMap<Value, int64_t> def, last;
   llvm::DenseMap<Value, Value> parent;
+  llvm::DenseMap<Value, Value> sharesResult; // chain value -> fused result
   std::vector<Value> arenaValues;
   std::vector<Buffer> buffers;
   llvm::DenseMap<Value, int64_t> valueBuffer;

@@ -37,10 +37,16 @@ if action == "flip-weight":
         f.write(bytes([b[0] ^ 1]))
 elif action == "edit-source":
     p = os.path.join(root, "cpu", "model.cpp")
-    s = open(p).read().replace("PLUMB_RT_RELU", "PLUMB_RT_ABS", 1)
+    s = open(p).read()
+    # A relu: a kernel call, or the per-element form in a fused epilogue.
+    if "PLUMB_RT_RELU" in s:
+        s = s.replace("PLUMB_RT_RELU", "PLUMB_RT_ABS", 1)
+    else:
+        assert "reluF(v)" in s, "no relu in cpu/model.cpp"
+        s = s.replace("reluF(v)", "canon(absF(v))", 1)
     open(p, "w").write(s)
 elif action == "node-gas":
-    m = re.sub(r'("index": 3, "id": "[0-9a-f]+", "op": "[a-z_.]+", "gas": )(\d+)',
+    m = re.sub(r'("index": 3, "id": "[0-9a-f]+", "op": "[^"]+", "gas": )(\d+)',
                lambda x: x.group(1) + str(int(x.group(2)) + 1), m)
 elif action == "total-gas":
     m = re.sub(r'("total": )(\d+)', lambda x: x.group(1) + str(int(x.group(2)) - 1), m)

@@ -68,6 +68,10 @@ struct KernelCallContext {
   /// Statement run after a failed kernel: `return fail(err, err_len, ...)`.
   std::function<std::string(const std::string &what, bool rangeCheck)>
       onError;
+  /// For a conv heading a plumb.fused chain: the epilogue function
+  /// (include/plumb/Target/Cpp/Epilogue.h) to apply to every finished
+  /// output plane, and its ctx expression. Empty: none.
+  std::string epilogueFn, epilogueCtx;
 };
 
 /// Appends the statements computing `op` on the host kernels (two-space
