@@ -1,8 +1,8 @@
-// Convolutions whose column matrix the emitted code builds itself
-// (im2col + the kernel's own GEMM call) give the conv kernel's bits for
-// every geometry: strides, dilations, asymmetric and large pads, groups with
-// several output channels each, 1-D convolutions, windows wider than the
-// input, and the paths left to the kernel (1x1 direct, depthwise).
+// Compiled convolutions give the interpreter's bits for every geometry:
+// strides, dilations, asymmetric and large pads, groups with several output
+// channels each, 1-D convolutions, windows wider than the input, 1x1 direct
+// and depthwise. The emitted code calls the conv kernels with their
+// epilogue argument (none here: no conv is fused).
 // RUN: rm -rf %t && mkdir -p %t/in
 // RUN: %python -c "import numpy as np; r=np.random.RandomState(7); np.save('%t/in/input_0.npy', r.randn(2,4,7,9).astype(np.float32)); np.save('%t/in/input_1.npy', r.randn(1,4,11).astype(np.float32))"
 // RUN: %plumb compile %s -o %t/b.plumb --target cpu --quiet > /dev/null
@@ -10,8 +10,10 @@
 // RUN: %plumb run %s --interpret --inputs-dir %t/in --output-dir %t/interp > %t/interp.txt
 // RUN: diff %t/compiled.txt %t/interp.txt
 // RUN: for i in 0 1 2 3 4 5 6 7; do cmp %t/compiled/output_$i.npy %t/interp/output_$i.npy || exit 1; done
-// RUN: grep -c "plumb_im2col(X" %t/b.plumb/cpu/model.cpp | FileCheck %s --check-prefix=IM2COL
-// IM2COL: 6
+// RUN: grep -c "rc = plumb_rt_conv2d_ep(&prm, .*, nullptr);" %t/b.plumb/cpu/model.cpp | FileCheck %s --check-prefix=CONV2D
+// CONV2D: 7
+// RUN: grep -c "rc = plumb_rt_conv1d_ep(.*, nullptr);" %t/b.plumb/cpu/model.cpp | FileCheck %s --check-prefix=CONV1D
+// CONV1D: 1
 module attributes {plumb.contract = "plumb-det-v1"} {
   func.func @main(%x: tensor<2x4x7x9xf32> {plumb.name = "x"}, %s: tensor<1x4x11xf32> {plumb.name = "s"})
       -> (tensor<2x6x4x5xf32>, tensor<2x6x2x3xf32>, tensor<2x6x9x4xf32>, tensor<2x4x7x9xf32>,

@@ -154,15 +154,15 @@ bool CppWriter::emitFused(FusedOp op, int64_t node, std::string &out,
         ctxPtrs.push_back("(const float *)" + ptr(v));
       if (!inPlace)
         ctxPtrs.push_back("(const float *)" + ptr(op.getOutput()));
-      std::string body = "const float *const ep[] = {";
+      std::string body = "const float *const ep_args[] = {";
       for (auto [i, p] : llvm::enumerate(ctxPtrs))
         body += (i ? ", " : "") + p;
       if (ctxPtrs.empty())
         body += "nullptr";
-      body += "};\n(void)ep;\n";
+      body += "};\n(void)ep_args;\n";
       KernelCallContext ctx = context(chain.front(), node);
       ctx.epilogueFn = name;
-      ctx.epilogueCtx = "(void *)ep";
+      ctx.epilogueCtx = "(void *)ep_args";
       std::string call;
       if (!emitHostKernelCall(ctx, chain.front(), call, err))
         return false;
@@ -347,7 +347,6 @@ llvm::Expected<std::string> CppWriter::run() {
        "  memcpy(&f, &bits, 4);\n"
        "  return f;\n"
        "}\n\n";
-  s += kernelHelperText();
   s += "\n// Shapes and attribute arrays.\n";
   s += pool.text();
   if (!functions.empty())

@@ -108,56 +108,6 @@ std::string cStringLiteral(llvm::StringRef s) {
   return r + "\"";
 }
 
-const char *kernelHelperText() {
-  return "// The column matrix of one (image, group), exactly as\n"
-         "// runtime/src/conv.cpp builds it before its GEMM:\n"
-         "// col[(c * KH + kh) * KW + kw][oh * OW + ow] = the input tap, or +0.0\n"
-         "// where the tap falls into the padding. Moves bits only.\n"
-         "__attribute__((unused)) inline void\n"
-         "plumb_im2col(const float *x, int64_t C, int64_t H, int64_t W,\n"
-         "             int64_t KH, int64_t KW, int64_t sh, int64_t sw, int64_t dh,\n"
-         "             int64_t dw, int64_t pt, int64_t pl, int64_t OH, int64_t OW,\n"
-         "             float *col) {\n"
-         "  const int64_t K = C * KH * KW, P = OH * OW;\n"
-         "  const int64_t grain = P > 16384 ? 1 : 16384 / (P > 0 ? P : 1);\n"
-         "  plumb::rt::parallelFor(0, K, grain, [&](int64_t lo, int64_t hi) {\n"
-         "    for (int64_t k = lo; k < hi; ++k) {\n"
-         "      const int64_t c = k / (KH * KW), kh = (k / KW) % KH, kw = k % KW;\n"
-         "      const float *xc = x + c * H * W;\n"
-         "      float *d = col + k * P;\n"
-         "      const int64_t off = kw * dw - pl;\n"
-         "      // Output columns [ow0, ow1) read inside the input row.\n"
-         "      int64_t ow0 = off >= 0 ? 0 : (-off + sw - 1) / sw;\n"
-         "      int64_t ow1 = W - off <= 0 ? 0 : (W - off + sw - 1) / sw;\n"
-         "      if (ow0 > OW)\n"
-         "        ow0 = OW;\n"
-         "      if (ow1 > OW)\n"
-         "        ow1 = OW;\n"
-         "      if (ow1 < ow0)\n"
-         "        ow1 = ow0;\n"
-         "      for (int64_t oh = 0; oh < OH; ++oh, d += OW) {\n"
-         "        const int64_t ih = oh * sh - pt + kh * dh;\n"
-         "        if (ih < 0 || ih >= H) {\n"
-         "          for (int64_t ow = 0; ow < OW; ++ow)\n"
-         "            d[ow] = 0.0f;\n"
-         "          continue;\n"
-         "        }\n"
-         "        const float *xr = xc + ih * W;\n"
-         "        for (int64_t ow = 0; ow < ow0; ++ow)\n"
-         "          d[ow] = 0.0f;\n"
-         "        if (sw == 1)\n"
-         "          memcpy(d + ow0, xr + ow0 + off, (size_t)(ow1 - ow0) * 4);\n"
-         "        else\n"
-         "          for (int64_t ow = ow0; ow < ow1; ++ow)\n"
-         "            d[ow] = xr[ow * sw + off];\n"
-         "        for (int64_t ow = ow1; ow < OW; ++ow)\n"
-         "          d[ow] = 0.0f;\n"
-         "      }\n"
-         "    }\n"
-         "  });\n"
-         "}\n";
-}
-
 const char *cTypeName(exec::ElemType t) {
   switch (t) {
   case exec::ElemType::F32:
@@ -286,7 +236,6 @@ private:
   bool matmul();
   bool gemm();
   bool conv();
-  void applyEpilogue(const std::vector<int64_t> &shape);
   bool convTranspose();
   bool pool();
   bool globalPool(bool isMax);
@@ -507,90 +456,42 @@ bool Lowering::gemm() {
 
 bool Lowering::conv() {
   auto c = cast<ConvOp>(op);
-  // What plumb_rt_conv2d does for these convs (runtime/src/conv.cpp,
-  // convViaGemm): im2col per (image, group), then the GEMM with the bias as
-  // its C. Building the columns here, in a planned buffer, saves the
-  // kernel's allocation and its slower generic im2col; the GEMM call is the
-  // kernel's own, so every bit is the same.
-  if (convColumnBytes(op) > 0) {
-    ConvGeometry g;
-    convGeometry(op, g);
-    auto it = ctx.plan.scratch.find(op);
-    if (it == ctx.plan.scratch.end() || it->second.empty())
-      return fail("internal error: no column buffer for " + opName());
-    int64_t Cg = g.Cin / g.group, Mg = g.Cout / g.group, P = g.OH * g.OW;
-    int64_t K = Cg * g.KH * g.KW;
-    bool hasBias = op->getNumOperands() > 2;
-    out += "  {\n    const float *X = " + inF(0) + ";\n";
-    out += "    const float *Wt = " + inF(1) + ";\n";
-    if (hasBias)
-      out += "    const float *bias = " + inF(2) + ";\n";
-    out += "    float *Y = " + outF() + ";\n";
-    out += "    float *col = (float *)(" + ctx.arena + " + " +
-           std::to_string(it->second[0]) + ");\n";
-    out += "    for (int64_t n = 0; n < " + str(g.N) + "; ++n)\n";
-    out += "      for (int64_t g = 0; g < " + str(g.group) + "; ++g) {\n";
-    out += "        plumb_im2col(X + (n * " + str(g.Cin) + " + g * " + str(Cg) +
-           ") * " + str(g.H * g.W) + ", " + str(Cg) + ", " + str(g.H) + ", " +
-           str(g.W) + ", " + str(g.KH) + ", " + str(g.KW) + ", " +
-           str(g.strideH) + ", " + str(g.strideW) + ", " + str(g.dilationH) +
-           ", " + str(g.dilationW) + ", " + str(g.padTop) + ", " +
-           str(g.padLeft) + ", " + str(g.OH) + ", " + str(g.OW) + ", col);\n";
-    out += "        plumb_rt_gemm_strided(" + str(Mg) + ", " + str(P) + ", " +
-           str(K) + ", " + f(1.0f) + ", Wt + g * " + str(Mg * K) + ", " +
-           str(K) + ", 1, col, " + str(P) + ", 1, " + f(1.0f) + ", " +
-           (hasBias ? "bias + g * " + str(Mg) : std::string("nullptr")) +
-           ", 1, 0, Y + (n * " + str(g.Cout) + " + g * " + str(Mg) + ") * " +
-           str(P) + ", " + str(P) + ", " + block() + ");\n";
-    if (!ctx.epilogueFn.empty())
-      out += "        for (int64_t co = g * " + str(Mg) + "; co < (g + 1) * " +
-             str(Mg) + "; ++co)\n          " + ctx.epilogueFn + "(" +
-             ctx.epilogueCtx + ", Y + (n * " + str(g.Cout) + " + co) * " +
-             str(P) + ", n, co, 0, " + str(P) + ");\n";
-    out += "      }\n  }\n";
-    return true;
-  }
   const ValueInfo &x = in(0), &w = in(1), &y = res();
   std::string bias = op->getNumOperands() > 2 ? inF(2) : "nullptr";
   auto s = c.getStrides(), p = c.getPads(), d = c.getDilations();
+  // A fused chain's elementwise tail runs on each finished output range
+  // (plumb_rt_epilogue, runtime conv.h) while it is in cache.
+  std::string ep = "nullptr";
+  out += "  {\n";
+  if (!ctx.epilogueFn.empty()) {
+    out += "    const plumb_rt_epilogue ep = {" + ctx.epilogueFn + ", " +
+           ctx.epilogueCtx + "};\n";
+    ep = "&ep";
+  }
   if (x.shape.size() == 3) {
-    call("plumb_rt_conv1d(" + str(x.shape[0]) + ", " + str(x.shape[1]) + ", " +
-             str(x.shape[2]) + ", " + str(w.shape[0]) + ", " + str(w.shape[2]) +
-             ", " + str(c.getGroup()) + ", " + str(s[0]) + ", " + str(d[0]) +
-             ", " + str(p[0]) + ", " + str(p[1]) + ", " + inF(0) + ", " +
-             inF(1) + ", " + bias + ", " + outF() + ", " + block() + ")",
-         "conv1d");
-    applyEpilogue(y.shape);
+    out += "    rc = plumb_rt_conv1d_ep(" + str(x.shape[0]) + ", " +
+           str(x.shape[1]) + ", " + str(x.shape[2]) + ", " + str(w.shape[0]) +
+           ", " + str(w.shape[2]) + ", " + str(c.getGroup()) + ", " +
+           str(s[0]) + ", " + str(d[0]) + ", " + str(p[0]) + ", " + str(p[1]) +
+           ", " + inF(0) + ", " + inF(1) + ", " + bias + ", " + outF() +
+           ", " + block() + ", " + ep + ");\n  }\n";
+    out += "  if (rc != 0)\n    " + ctx.onError("conv1d", false) + "\n";
     return true;
   }
   if (x.shape.size() != 4)
     return fail("conv with " + std::to_string(x.shape.size() - 2) +
                 " spatial dimensions is not supported by the kernels");
-  out += "  {\n    static const plumb_conv2d_params prm = {" + str(x.shape[0]) +
+  out += "    static const plumb_conv2d_params prm = {" + str(x.shape[0]) +
          ", " + str(x.shape[1]) + ", " + str(x.shape[2]) + ", " +
          str(x.shape[3]) + ", " + str(w.shape[0]) + ", " + str(w.shape[2]) +
          ", " + str(w.shape[3]) + ", " + str(y.shape[2]) + ", " +
          str(y.shape[3]) + ", " + str(c.getGroup()) + ", " + str(s[0]) + ", " +
          str(s[1]) + ", " + str(d[0]) + ", " + str(d[1]) + ", " + str(p[0]) +
          ", " + str(p[1]) + ", " + str(p[2]) + ", " + str(p[3]) + "};\n";
-  out += "    rc = plumb_rt_conv2d(&prm, " + inF(0) + ", " + inF(1) + ", " +
-         bias + ", " + outF() + ", " + block() + ");\n  }\n";
+  out += "    rc = plumb_rt_conv2d_ep(&prm, " + inF(0) + ", " + inF(1) + ", " +
+         bias + ", " + outF() + ", " + block() + ", " + ep + ");\n  }\n";
   out += "  if (rc != 0)\n    " + ctx.onError("conv2d", false) + "\n";
-  applyEpilogue(y.shape);
   return true;
-}
-
-void Lowering::applyEpilogue(const std::vector<int64_t> &shape) {
-  if (ctx.epilogueFn.empty())
-    return;
-  int64_t P = 1;
-  for (size_t d = 2; d < shape.size(); ++d)
-    P *= shape[d];
-  out += "  for (int64_t n = 0; n < " + str(shape[0]) + "; ++n)\n";
-  out += "    for (int64_t co = 0; co < " + str(shape[1]) + "; ++co)\n";
-  out += "      " + ctx.epilogueFn + "(" + ctx.epilogueCtx + ", " +
-         outF() + " + (n * " + str(shape[1]) + " + co) * " + str(P) +
-         ", n, co, 0, " + str(P) + ");\n";
 }
 
 bool Lowering::convTranspose() {

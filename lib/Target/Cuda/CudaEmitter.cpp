@@ -783,7 +783,6 @@ llvm::Expected<std::string> CudaWriter::run() {
        "  memcpy(&f, &bits, 4);\n"
        "  return f;\n"
        "}\n\n";
-  s += kernelHelperText();
   s += "\n// Shapes and attribute arrays.\n";
   s += pool.text();
   s += "\n"

@@ -401,46 +401,7 @@ private:
 
 } // namespace
 
-bool convGeometry(Operation *op, ConvGeometry &g) {
-  auto c = dyn_cast<ConvOp>(op);
-  if (!c)
-    return false;
-  auto x = cast<RankedTensorType>(op->getOperand(0).getType());
-  auto w = cast<RankedTensorType>(op->getOperand(1).getType());
-  auto y = cast<RankedTensorType>(op->getResult(0).getType());
-  auto s = c.getStrides(), p = c.getPads(), d = c.getDilations();
-  if (x.getRank() == 3) {
-    g = {x.getDimSize(0), x.getDimSize(1), 1, x.getDimSize(2), w.getDimSize(0),
-         1, w.getDimSize(2), 1, y.getDimSize(2), c.getGroup(), 1, s[0], 1,
-         d[0], 0, p[0], 0, p[1]};
-    return true;
-  }
-  if (x.getRank() != 4)
-    return false;
-  g = {x.getDimSize(0), x.getDimSize(1), x.getDimSize(2), x.getDimSize(3),
-       w.getDimSize(0), w.getDimSize(2), w.getDimSize(3), y.getDimSize(2),
-       y.getDimSize(3), c.getGroup(), s[0], s[1], d[0], d[1], p[0], p[1], p[2],
-       p[3]};
-  return true;
-}
-
-int64_t convColumnBytes(Operation *op) {
-  ConvGeometry g;
-  if (!convGeometry(op, g) || g.group < 1 || g.Cin % g.group ||
-      g.Cout % g.group)
-    return 0;
-  int64_t Mg = g.Cout / g.group, P = g.OH * g.OW;
-  int64_t K = (g.Cin / g.group) * g.KH * g.KW;
-  bool direct = g.KH == 1 && g.KW == 1 && g.strideH == 1 && g.strideW == 1 &&
-                g.padTop == 0 && g.padLeft == 0 && g.OH == g.H && g.OW == g.W;
-  if (direct || Mg <= 1 || P == 0 || K == 0)
-    return 0;
-  return K * P * 4;
-}
-
 std::vector<int64_t> scratchBytesOf(Operation *op) {
-  if (int64_t col = convColumnBytes(op))
-    return {col};
   auto bytesOf = [](Type t) {
     auto r = cast<RankedTensorType>(t);
     exec::ElemType et = exec::ElemType::F32;

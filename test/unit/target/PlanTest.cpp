@@ -183,28 +183,6 @@ TEST_F(PlanFixture, PlanIsAFunctionOfTheIR) {
               pb->info(nb[i]->getResult(0)).storage.offset);
 }
 
-TEST_F(PlanFixture, ConvColumnBuffer) {
-  auto m = parse(R"mlir(
-module {
-  func.func @main(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>, %w1: tensor<4x2x1x1xf32>, %wd: tensor<2x1x3x3xf32>) -> (tensor<1x4x5x5xf32>, tensor<1x4x5x5xf32>, tensor<1x2x5x5xf32>) {
-    %0 = plumb.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x5x5xf32>
-    %1 = plumb.conv %x, %w1 {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x5x5xf32>, tensor<4x2x1x1xf32>) -> tensor<1x4x5x5xf32>
-    %2 = plumb.conv %x, %wd {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x5x5xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>
-    return %0, %1, %2 : tensor<1x4x5x5xf32>, tensor<1x4x5x5xf32>, tensor<1x2x5x5xf32>
-  }
-}
-)mlir");
-  ASSERT_TRUE(m);
-  auto nodes = graphNodes(getMainFunc(*m));
-  EXPECT_EQ(convColumnBytes(nodes[0]), 2 * 9 * 25 * 4); // im2col + GEMM
-  EXPECT_EQ(convColumnBytes(nodes[1]), 0); // 1x1: the input is the column
-  EXPECT_EQ(convColumnBytes(nodes[2]), 0); // depthwise: the kernel's path
-  auto plan = planModel(*m);
-  ASSERT_TRUE(!!plan);
-  EXPECT_EQ(plan->scratch[nodes[0]].size(), 1u);
-  EXPECT_EQ(plan->scratch.count(nodes[1]), 0u);
-}
-
 TEST_F(PlanFixture, RefusesDynamicShapes) {
   auto m = parse(R"mlir(
 module {

@@ -70,7 +70,7 @@ struct KernelCallContext {
       onError;
   /// For a conv heading a plumb.fused chain: the epilogue function
   /// (include/plumb/Target/Cpp/Epilogue.h) to apply to every finished
-  /// output plane, and its ctx expression. Empty: none.
+  /// output range (plumb_rt_conv2d_ep), and its ctx expression. Empty: none.
   std::string epilogueFn, epilogueCtx;
 };
 
@@ -78,9 +78,6 @@ struct KernelCallContext {
 /// indent). Fails (message in `err`) for an op the kernels cannot run.
 bool emitHostKernelCall(KernelCallContext &ctx, mlir::Operation *op,
                         std::string &out, std::string &err);
-
-/// The helper functions generated files define (im2col).
-const char *kernelHelperText();
 
 /// Whether `op` is one the emitters handle (everything the interpreter runs
 /// except plumb.if, which the emitters structure themselves).

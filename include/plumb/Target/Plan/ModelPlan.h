@@ -92,21 +92,6 @@ struct ModelPlan {
   llvm::DenseMap<mlir::Operation *, int64_t> constantEntry;
 };
 
-/// Conv geometry as runtime/src/conv.cpp sees it (1-D convs as 2-D with
-/// H = KH = OH = 1).
-struct ConvGeometry {
-  int64_t N, Cin, H, W, Cout, KH, KW, OH, OW, group;
-  int64_t strideH, strideW, dilationH, dilationW, padTop, padLeft;
-  int64_t padBottom, padRight;
-};
-/// The geometry of a plumb.conv with 1 or 2 spatial dimensions.
-bool convGeometry(mlir::Operation *op, ConvGeometry &g);
-/// Bytes of the column matrix of one (image, group) when the emitted code
-/// builds it itself and calls the GEMM (what plumb_rt_conv2d does inside);
-/// 0 when the conv kernel is called instead (1x1 direct convs, one output
-/// channel per group, or an empty output).
-int64_t convColumnBytes(mlir::Operation *op);
-
 /// Scratch buffer sizes (bytes) an op needs beside its operands and results.
 std::vector<int64_t> scratchBytesOf(mlir::Operation *op);
 
