@@ -126,9 +126,7 @@ const char *cTypeName(exec::ElemType t) {
 // Lowering
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-const char *unaryCode(Operation *op) {
+const char *unaryOpCode(Operation *op) {
   return llvm::TypeSwitch<Operation *, const char *>(op)
       .Case<NegOp>([](auto) { return "PLUMB_RT_NEG"; })
       .Case<AbsOp>([](auto) { return "PLUMB_RT_ABS"; })
@@ -150,7 +148,7 @@ const char *unaryCode(Operation *op) {
       .Default([](Operation *) { return (const char *)nullptr; });
 }
 
-const char *binaryCode(Operation *op) {
+const char *binaryOpCode(Operation *op) {
   return llvm::TypeSwitch<Operation *, const char *>(op)
       .Case<AddOp, SumOp>([](auto) { return "PLUMB_RT_ADD"; })
       .Case<SubOp>([](auto) { return "PLUMB_RT_SUB"; })
@@ -169,6 +167,8 @@ const char *binaryCode(Operation *op) {
       .Case<OrOp>([](auto) { return "PLUMB_RT_OR"; })
       .Default([](Operation *) { return (const char *)nullptr; });
 }
+
+namespace {
 
 std::string str(int64_t v) {
   if (v == INT64_MIN)
@@ -272,7 +272,7 @@ bool Lowering::unary() {
          "not");
     return true;
   }
-  const char *code = unaryCode(op);
+  const char *code = unaryOpCode(op);
   if (!code)
     return fail("no kernel for '" + opName() + "'");
   float alpha = 0.0f, beta = 0.0f;
@@ -309,7 +309,7 @@ bool Lowering::unary() {
 
 bool Lowering::binary() {
   const ValueInfo &a = in(0), &b = in(1), &y = res();
-  const char *code = binaryCode(op);
+  const char *code = binaryOpCode(op);
   if (!code)
     return fail("no kernel for '" + opName() + "'");
   const char *fn = nullptr, *t = nullptr;
@@ -339,7 +339,7 @@ bool Lowering::binary() {
 
 bool Lowering::variadic() {
   const ValueInfo &y = res();
-  const char *code = binaryCode(op);
+  const char *code = binaryOpCode(op);
   unsigned count = op->getNumOperands();
   std::string shapes, ranks, ptrs;
   auto list = [&](const char *t) {

@@ -16,6 +16,7 @@
 
 #include "dialects/Plumb/IR/PlumbOps.h"
 #include "plumb/Interpreter/Interpreter.h"
+#include "plumb/Target/Cpp/GeneratedCode.h"
 #include "plumb/Target/Cpp/KernelCalls.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -39,29 +40,6 @@ std::string str(int64_t v) {
   return v == INT64_MIN ? std::string("INT64_MIN") : std::to_string(v);
 }
 
-std::string indent(const std::string &text, int n) {
-  std::string pad(n, ' '), r;
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t j = text.find('\n', i);
-    if (j == std::string::npos)
-      j = text.size();
-    if (j > i)
-      r += pad;
-    r += text.substr(i, j - i) + "\n";
-    i = j + 1;
-  }
-  return r;
-}
-
-std::string shapeText(const ValueInfo &v) {
-  std::string r = exec::elemTypeName(v.type);
-  r += "[";
-  for (size_t i = 0; i < v.shape.size(); ++i)
-    r += (i ? "x" : "") + std::to_string(v.shape[i]);
-  return r + "]";
-}
-
 int64_t numel(const ValueInfo &v) {
   int64_t n = 1;
   for (int64_t d : v.shape)
@@ -73,42 +51,12 @@ bool isF32(const ModelPlan &plan, Value v) {
   return plan.info(v).type == exec::ElemType::F32;
 }
 
-const char *unaryCodeOf(Operation *op) {
-  return llvm::TypeSwitch<Operation *, const char *>(op)
-      .Case<NegOp>([](auto) { return "PLUMB_RT_NEG"; })
-      .Case<AbsOp>([](auto) { return "PLUMB_RT_ABS"; })
-      .Case<ReciprocalOp>([](auto) { return "PLUMB_RT_RECIPROCAL"; })
-      .Case<SqrtOp>([](auto) { return "PLUMB_RT_SQRT"; })
-      .Case<ExpOp>([](auto) { return "PLUMB_RT_EXP"; })
-      .Case<LogOp>([](auto) { return "PLUMB_RT_LOG"; })
-      .Case<TanhOp>([](auto) { return "PLUMB_RT_TANH"; })
-      .Case<SigmoidOp>([](auto) { return "PLUMB_RT_SIGMOID"; })
-      .Case<ErfOp>([](auto) { return "PLUMB_RT_ERF"; })
-      .Case<ReluOp>([](auto) { return "PLUMB_RT_RELU"; })
-      .Case<HardSigmoidOp>([](auto) { return "PLUMB_RT_HARD_SIGMOID"; })
-      .Case<LeakyReluOp>([](auto) { return "PLUMB_RT_LEAKY_RELU"; })
-      .Case<ClipOp>([](auto) { return "PLUMB_RT_CLIP"; })
-      .Case<GeluOp>([](GeluOp g) {
-        return g.getApproximate() == "tanh" ? "PLUMB_RT_GELU_TANH"
-                                            : "PLUMB_RT_GELU";
-      })
-      .Default([](Operation *) { return (const char *)nullptr; });
-}
-
+/// The binary ops with a device kernel (the others run on the host).
 const char *binaryCodeOf(Operation *op) {
-  return llvm::TypeSwitch<Operation *, const char *>(op)
-      .Case<AddOp>([](auto) { return "PLUMB_RT_ADD"; })
-      .Case<SubOp>([](auto) { return "PLUMB_RT_SUB"; })
-      .Case<MulOp>([](auto) { return "PLUMB_RT_MUL"; })
-      .Case<DivOp>([](auto) { return "PLUMB_RT_DIV"; })
-      .Case<PowOp>([](auto) { return "PLUMB_RT_POW"; })
-      .Case<EqualOp>([](auto) { return "PLUMB_RT_EQUAL"; })
-      .Case<LessOp>([](auto) { return "PLUMB_RT_LESS"; })
-      .Case<LessOrEqualOp>([](auto) { return "PLUMB_RT_LESS_OR_EQUAL"; })
-      .Case<GreaterOp>([](auto) { return "PLUMB_RT_GREATER"; })
-      .Case<GreaterOrEqualOp>(
-          [](auto) { return "PLUMB_RT_GREATER_OR_EQUAL"; })
-      .Default([](Operation *) { return (const char *)nullptr; });
+  if (!isa<AddOp, SubOp, MulOp, DivOp, PowOp, EqualOp, LessOp, LessOrEqualOp,
+           GreaterOp, GreaterOrEqualOp>(op))
+    return nullptr;
+  return binaryOpCode(op);
 }
 
 /// MatMul as one batched device call: the batch offsets plumb_rt_matmul
@@ -267,7 +215,7 @@ std::string CudaWriter::deviceCall(Operation *op) {
   auto f = [](float x) { return floatLiteral(x); };
   std::string block = str(exec::treeBlockOf(op));
 
-  if (const char *code = unaryCodeOf(op)) {
+  if (const char *code = unaryOpCode(op)) {
     if (!isF32(plan, op->getOperand(0)))
       return "";
     float alpha = 0.0f, beta = 0.0f;
@@ -621,7 +569,7 @@ llvm::Expected<std::string> CudaWriter::run() {
     (device ? onDevice : onHost)++;
     body += "\n  // node " + std::to_string(k) + ": " + opName + " -> ";
     for (auto [i, r] : llvm::enumerate(op->getResults()))
-      body += (i ? ", " : "") + shapeText(plan.info(r));
+      body += (i ? ", " : "") + shapeText(plan.info(r).shape, plan.info(r).type);
     body += device ? "\n" : " (host kernel)\n";
     std::string err;
     if (!emitOp(op, (int64_t)k, body, err))
@@ -647,30 +595,7 @@ llvm::Expected<std::string> CudaWriter::run() {
     }
   }
 
-  std::string prologue;
-  for (BlockArgument a : entry.getArguments()) {
-    unsigned i = a.getArgNumber();
-    const ValueInfo &info = plan.info(a);
-    auto name = main.getArgAttrOfType<StringAttr>(i, "plumb.name");
-    std::string what = "input " + std::to_string(i) +
-                       (name ? " '" + name.str() + "'" : std::string()) +
-                       " has the wrong type or shape (expected " +
-                       shapeText(info) + ")";
-    prologue += "  if (!viewIs(&inputs[" + std::to_string(i) + "], " +
-                std::to_string((int)info.type) + ", " +
-                std::to_string(info.shape.size()) + ", " + pool.i64(info.shape) +
-                "))\n    return failText(err, err_len, " + cStringLiteral(what) +
-                ");\n";
-  }
-  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-    const ValueInfo &info = plan.info(v);
-    prologue += "  if (!viewIs(&outputs[" + std::to_string(i) + "], " +
-                std::to_string((int)info.type) + ", " +
-                std::to_string(info.shape.size()) + ", " + pool.i64(info.shape) +
-                "))\n    return failText(err, err_len, \"output " +
-                std::to_string(i) + " has the wrong type or shape (expected " +
-                shapeText(info) + ")\");\n";
-  }
+  std::string prologue = interfaceChecks(plan, pool);
   // Inputs: staged and canonicalised in H, then uploaded.
   for (BlockArgument a : entry.getArguments()) {
     int64_t slot = plan.inputCanonicalSlot[a.getArgNumber()];
@@ -728,101 +653,22 @@ llvm::Expected<std::string> CudaWriter::run() {
                   std::to_string(i) + "\");\n";
   }
 
-  std::string s;
-  s += "//===- model.cu - Plumb compiled model for CUDA (generated) ----------===//\n";
-  s += "//\n";
-  s += "// Generated by plumb " + header.plumbVersion +
-       " from the canonical IR of graph\n";
-  s += "// " + header.graphHash + "\n";
-  s += "// (contract " + header.contract + "). Do not edit: `plumb run` "
-       "re-derives this file\n";
-  s += "// from the IR and refuses a bundle where it differs. Compile with\n";
-  s += "// nvcc --fmad=false -ftz=false -prec-div=true -prec-sqrt=true.\n";
-  s += "//\n";
-  s += "// " + std::to_string(plan.nodes.size()) + " nodes (" +
-       std::to_string(onDevice) + " on the device, " + std::to_string(onHost) +
-       " on host kernels); device arena " + std::to_string(plan.arenaBytes) +
-       " bytes.\n";
-  s += "//\n";
-  s += "//===----------------------------------------------------------------------===//\n";
-  s += "#include \"plumb_cuda.h\"\n"
-       "#include \"plumb/runtime/cast.h\"\n"
-       "#include \"plumb/runtime/conv.h\"\n"
-       "#include \"plumb/runtime/elementwise.h\"\n"
-       "#include \"plumb/runtime/gemm.h\"\n"
-       "#include \"plumb/runtime/math_kernels.h\"\n"
-       "#include \"plumb/runtime/model_abi.h\"\n"
-       "#include \"plumb/runtime/movement.h\"\n"
-       "#include \"plumb/runtime/norm.h\"\n"
-       "#include \"plumb/runtime/pool.h\"\n"
-       "#include \"plumb/runtime/reduce.h\"\n"
-       "#include \"plumb/runtime/resize.h\"\n"
-       "#include \"plumb/runtime/rnn.h\"\n"
-       "#include \"plumb/runtime/softmax.h\"\n"
-       "#include \"plumb/runtime/threads.h\"\n"
-       "\n"
-       "#include <algorithm>\n"
-       "#include <mutex>\n"
-       "#include <stdint.h>\n"
-       "#include <stdio.h>\n"
-       "#include <stdlib.h>\n"
-       "#include <string.h>\n"
-       "\n"
-       "#define PLUMB_EXPORT extern \"C\" __attribute__((visibility(\"default\")))\n"
-       "\n"
-       "namespace {\n"
-       "\n";
-  s += "const char kGraphHash[] = \"" + header.graphHash + "\";\n";
-  s += "constexpr size_t kArenaBytes = " +
-       std::to_string(std::max<int64_t>(plan.arenaBytes, kPlanAlignment)) +
-       ";\n";
+  std::string s = generatedBanner(
+      "model.cu", "Plumb compiled model for CUDA", header,
+      "// Compile with nvcc --fmad=false -ftz=false -prec-div=true "
+      "-prec-sqrt=true.\n//\n// " +
+          std::to_string(plan.nodes.size()) + " nodes (" +
+          std::to_string(onDevice) + " on the device, " +
+          std::to_string(onHost) + " on host kernels); device arena " +
+          std::to_string(plan.arenaBytes) + " bytes.\n");
+  s += generatedPrelude("#include \"plumb_cuda.h\"\n", header, plan);
   s += "constexpr size_t kWeightsBytes = " + std::to_string(plan.weightsBytes) +
-       ";\n\n";
-  s += "inline float plumb_f32(uint32_t bits) {\n"
-       "  float f;\n"
-       "  memcpy(&f, &bits, 4);\n"
-       "  return f;\n"
-       "}\n\n";
+       ";\n";
   s += "\n// Shapes and attribute arrays.\n";
   s += pool.text();
+  s += "\n";
+  s += generatedHelpers();
   s += "\n"
-       "int32_t failText(char *err, size_t len, const char *msg) {\n"
-       "  if (err && len)\n"
-       "    snprintf(err, len, \"%s\", msg);\n"
-       "  return 1;\n"
-       "}\n"
-       "\n"
-       "int32_t fail(char *err, size_t len, long long node, const char *op,\n"
-       "             const char *what, int rc) {\n"
-       "  if (err && len)\n"
-       "    snprintf(err, len, \"node %lld (%s): %s failed with code %d\", "
-       "node, op,\n"
-       "             what, rc);\n"
-       "  return 1;\n"
-       "}\n"
-       "\n"
-       "bool viewIs(const plumb_tensor_view *v, int32_t dtype, int32_t rank,\n"
-       "            const int64_t *shape) {\n"
-       "  if (v->dtype != dtype || v->rank != rank || !v->data)\n"
-       "    return false;\n"
-       "  for (int32_t i = 0; i < rank; ++i)\n"
-       "    if (v->shape[i] != shape[i])\n"
-       "      return false;\n"
-       "  return true;\n"
-       "}\n"
-       "\n"
-       "bool hasNonCanonicalNaN(const float *x, int64_t n) {\n"
-       "  const unsigned char *p = (const unsigned char *)x;\n"
-       "  for (int64_t i = 0; i < n; ++i) {\n"
-       "    uint32_t u;\n"
-       "    memcpy(&u, p + 4 * i, 4);\n"
-       "    if ((u & 0x7F800000u) == 0x7F800000u && (u & 0x007FFFFFu) &&\n"
-       "        u != 0x7FC00000u)\n"
-       "      return true;\n"
-       "  }\n"
-       "  return false;\n"
-       "}\n"
-       "\n"
        "// Device arena, its host mirror and the device copy of the weights,\n"
        "// kept across runs (runs are serialised).\n"
        "std::mutex gRunMutex;\n"
@@ -837,15 +683,9 @@ llvm::Expected<std::string> CudaWriter::run() {
        "    free(H);\n"
        "  }\n"
        "} gState;\n"
-       "\n"
-       "} // namespace\n"
-       "\n"
-       "PLUMB_EXPORT int32_t plumb_model_abi_version(void) {\n"
-       "  return PLUMB_MODEL_ABI_VERSION;\n"
-       "}\n"
-       "\n"
-       "PLUMB_EXPORT const char *plumb_model_graph_hash(void) { return kGraphHash; }\n"
-       "\n"
+       "\n";
+  s += generatedIdentityExports();
+  s += "\n"
        "PLUMB_EXPORT void plumb_model_set_threads(int32_t n) {\n"
        "  std::lock_guard<std::mutex> lock(gRunMutex);\n"
        "  plumb_rt_set_threads(n); // host kernels only\n"

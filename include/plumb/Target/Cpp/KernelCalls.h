@@ -79,6 +79,13 @@ struct KernelCallContext {
 bool emitHostKernelCall(KernelCallContext &ctx, mlir::Operation *op,
                         std::string &out, std::string &err);
 
+/// The plumb_rt_unary_op code of an elementwise unary op ("PLUMB_RT_RELU"),
+/// or null.
+const char *unaryOpCode(mlir::Operation *op);
+/// The plumb_rt_binary_op code of a binary or variadic op ("PLUMB_RT_ADD"
+/// for add and sum), or null.
+const char *binaryOpCode(mlir::Operation *op);
+
 /// Whether `op` is one the emitters handle (everything the interpreter runs
 /// except plumb.if, which the emitters structure themselves).
 bool isSupportedKernelOp(mlir::Operation *op);
