@@ -22,12 +22,17 @@ void erfF32(const float *x, float *y, int64_t n);
 void geluF32(const float *x, float *y, int64_t n);
 void geluTanhF32(const float *x, float *y, int64_t n);
 } // namespace mathavx2
+namespace mathavx512 { // math_avx2.cpp: bit-identical AVX-512 schedules
+bool available();
+void tanhF32(const float *x, float *y, int64_t n);
+} // namespace mathavx512
 } // namespace rt
 } // namespace plumb
 
 namespace {
 
 const bool kHaveAvx2 = plumb::rt::mathavx2::available();
+const bool kHaveAvx512 = plumb::rt::mathavx512::available();
 
 /// Runs a block kernel (b, e) over [0, n), in parallel when worthwhile.
 template <typename Block> void blocked(int64_t n, Block block);
@@ -72,7 +77,9 @@ void plumb_rt_log_f32(const float *x, float *y, int64_t n) {
   unaryLoop(x, y, n, [](float v) { return plumb::rt::log(v); });
 }
 void plumb_rt_tanh_f32(const float *x, float *y, int64_t n) {
-  if (kHaveAvx2)
+  if (kHaveAvx512)
+    blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx512::tanhF32(x + b, y + b, e - b); });
+  else if (kHaveAvx2)
     blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx2::tanhF32(x + b, y + b, e - b); });
   else
     unaryLoop(x, y, n, [](float v) { return plumb::rt::tanh(v); });

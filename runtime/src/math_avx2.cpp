@@ -321,6 +321,129 @@ PLUMB_AVX2 void geluTanhF32(const float *x, float *y, int64_t n) {
 bool available() { return __builtin_cpu_supports("avx2"); }
 
 } // namespace mathavx2
+
+//===----------------------------------------------------------------------===//
+// AVX-512F schedule of tanh: the same binary64 operations as TanhLane /
+// expCore4 (and the scalar tanh) on eight lanes, no FMA (-ffp-contract=off;
+// only explicit mul/add/sub/div intrinsics). |x| > 10 lanes give +-1 in the
+// vector path exactly as the scalar code; NaN lanes and every lane the
+// scalar code could treat specially (needsScalar) use the scalar function.
+//===----------------------------------------------------------------------===//
+// GCC 12 flags the intrinsics' internal undefined vectors (false positive).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+namespace mathavx512 {
+
+namespace md = ::plumb::rt::mathdetail;
+
+#define PLUMB_AVX512 __attribute__((target("avx512f,avx2")))
+
+PLUMB_AVX512 static inline __m512d expCore8(__m512d x) {
+  const __m512d magic = _mm512_set1_pd(md::kRoundMagic);
+  __m512d kd = _mm512_add_pd(_mm512_mul_pd(x, _mm512_set1_pd(md::kInvLn2)), magic);
+  kd = _mm512_sub_pd(kd, magic);
+  __m512d r = _mm512_sub_pd(x, _mm512_mul_pd(kd, _mm512_set1_pd(md::kLn2Hi)));
+  r = _mm512_sub_pd(r, _mm512_mul_pd(kd, _mm512_set1_pd(md::kLn2Lo)));
+  r = _mm512_add_pd(r, _mm512_set1_pd(0.0));
+  const double *c = md::kExpPoly_host;
+  __m512d p = _mm512_set1_pd(c[md::kExpPolyN - 1]);
+  for (int i = md::kExpPolyN - 2; i >= 0; --i)
+    p = _mm512_add_pd(_mm512_mul_pd(p, r), _mm512_set1_pd(c[i]));
+  __m256i k = _mm512_cvtpd_epi32(kd);
+  __m256i k1 = _mm256_srai_epi32(_mm256_add_epi32(k, _mm256_srli_epi32(k, 31)), 1);
+  __m256i k2 = _mm256_sub_epi32(k, k1);
+  const __m512i bias = _mm512_set1_epi64(1023);
+  __m512d s1 = _mm512_castsi512_pd(
+      _mm512_slli_epi64(_mm512_add_epi64(_mm512_cvtepi32_epi64(k1), bias), 52));
+  __m512d s2 = _mm512_castsi512_pd(
+      _mm512_slli_epi64(_mm512_add_epi64(_mm512_cvtepi32_epi64(k2), bias), 52));
+  return _mm512_mul_pd(_mm512_mul_pd(p, s1), s2);
+}
+
+/// needsScalar of the AVX2 code, as a lane mask.
+PLUMB_AVX512 static inline __mmask8 needsScalar8(__m512d y) {
+  __m512i u = _mm512_and_si512(_mm512_castpd_si512(y),
+                               _mm512_set1_epi64(0x7FFFFFFFFFFFFFFFll));
+  __mmask8 small = _mm512_cmpgt_epi64_mask(_mm512_set1_epi64(0x3810000000000000ll), u);
+  __m512i low = _mm512_and_si512(u, _mm512_set1_epi64((1ll << 29) - 1));
+  __m512i dd = _mm512_add_epi64(_mm512_sub_epi64(low, _mm512_set1_epi64(1ll << 28)),
+                                _mm512_set1_epi64(256));
+  __mmask8 out = _mm512_cmpgt_epi64_mask(dd, _mm512_set1_epi64(512)) |
+                 _mm512_cmpgt_epi64_mask(_mm512_setzero_si512(), dd);
+  return small | static_cast<__mmask8>(~out);
+}
+
+PLUMB_AVX512 static inline __m512d tanh8(__m512d v) {
+  const __m512d nz = _mm512_set1_pd(-0.0);
+  __m512i sign = _mm512_and_si512(_mm512_castpd_si512(v), _mm512_castpd_si512(nz));
+  __m512d a = _mm512_castsi512_pd(
+      _mm512_andnot_si512(_mm512_castpd_si512(nz), _mm512_castpd_si512(v)));
+  __m512d u = _mm512_mul_pd(_mm512_set1_pd(2.0), a);
+  const __mmask8 useSmall =
+      _mm512_cmp_pd_mask(u, _mm512_set1_pd(0.34657359027997264), _CMP_LE_OQ);
+  __m512d small = _mm512_setzero_pd(), big = _mm512_setzero_pd();
+  if (useSmall) {
+    const double *c = md::kExpm1Poly_host;
+    __m512d p = _mm512_set1_pd(c[md::kExpm1PolyN - 1]);
+    for (int i = md::kExpm1PolyN - 2; i >= 0; --i)
+      p = _mm512_add_pd(_mm512_mul_pd(p, u), _mm512_set1_pd(c[i]));
+    small = _mm512_mul_pd(u, p);
+  }
+  if (useSmall != 0xFF)
+    big = _mm512_sub_pd(expCore8(u), _mm512_set1_pd(1.0));
+  __m512d em1 = _mm512_mask_blend_pd(useSmall, big, small);
+  __m512d t = _mm512_div_pd(em1, _mm512_add_pd(em1, _mm512_set1_pd(2.0)));
+  return _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(t), sign));
+}
+
+PLUMB_AVX512 void tanhF32(const float *x, float *y, int64_t n) {
+  int64_t i = 0;
+  const __m512 lo = _mm512_set1_ps(-10.0f), hi = _mm512_set1_ps(10.0f);
+  for (; i + 16 <= n; i += 16) {
+    const __m512 xv = _mm512_loadu_ps(x + i);
+    const __mmask16 in = _mm512_cmp_ps_mask(xv, lo, _CMP_GE_OQ) &
+                         _mm512_cmp_ps_mask(xv, hi, _CMP_LE_OQ);
+    const __mmask16 nan = _mm512_cmp_ps_mask(xv, xv, _CMP_UNORD_Q);
+    const __m512 one = _mm512_castsi512_ps(_mm512_or_si512(
+        _mm512_and_si512(_mm512_castps_si512(xv), _mm512_set1_epi32(INT32_MIN)),
+        _mm512_set1_epi32(0x3F800000)));
+    if (in == 0 && nan == 0) { // all saturated
+      _mm512_storeu_ps(y + i, one);
+      continue;
+    }
+    __m512d a = _mm512_cvtps_pd(_mm512_castps512_ps256(xv));
+    __m512d b = _mm512_cvtps_pd(_mm256_castpd_ps(
+        _mm512_extractf64x4_pd(_mm512_castps_pd(xv), 1)));
+    __m512d ya = tanh8(a), yb = tanh8(b);
+    unsigned bad = static_cast<unsigned>(needsScalar8(ya)) |
+                   (static_cast<unsigned>(needsScalar8(yb)) << 8);
+    bad = (bad & in) | nan;
+    __m512 out = _mm512_castpd_ps(_mm512_insertf64x4(
+        _mm512_castpd256_pd512(_mm256_castps_pd(_mm512_cvtpd_ps(ya))),
+        _mm256_castps_pd(_mm512_cvtpd_ps(yb)), 1));
+    // |x| > 10 (not NaN): +-1, as the scalar code.
+    const __mmask16 sat = static_cast<__mmask16>(~in & ~nan);
+    out = _mm512_mask_blend_ps(sat, out, one);
+    if (bad) {
+      alignas(64) float tmp[16];
+      _mm512_store_ps(tmp, out);
+      for (int j = 0; j < 16; ++j)
+        if (bad & (1u << j))
+          tmp[j] = ::plumb::rt::tanh(x[i + j]);
+      out = _mm512_load_ps(tmp);
+    }
+    _mm512_storeu_ps(y + i, out);
+  }
+  for (; i < n; ++i)
+    y[i] = ::plumb::rt::tanh(x[i]);
+}
+
+bool available() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2");
+}
+
+} // namespace mathavx512
+#pragma GCC diagnostic pop
 } // namespace rt
 } // namespace plumb
 
@@ -337,6 +460,10 @@ void erfF32(const float *, float *, int64_t) {}
 void geluF32(const float *, float *, int64_t) {}
 void geluTanhF32(const float *, float *, int64_t) {}
 } // namespace mathavx2
+namespace mathavx512 {
+bool available() { return false; }
+void tanhF32(const float *, float *, int64_t) {}
+} // namespace mathavx512
 } // namespace rt
 } // namespace plumb
 
