@@ -241,6 +241,9 @@ void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
   const int64_t slPerGroup = (numSlivers + numNG - 1) / numNG;
   numNG = (numSlivers + slPerGroup - 1) / slPerGroup;
   const int64_t workFloats = gemmTileWorkFloats(kern, K, block);
+  // Row-major A is read in place by kernels that can (no packing; the
+  // weights of a conv or a Gemm are then read once, straight from memory).
+  const bool directA = kern.tileDirect && a_cs == 1 && K > 0;
 
   const int64_t numTasks = numMB * numNG;
   auto body = [&](int64_t lo, int64_t hi) {
@@ -252,8 +255,11 @@ void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
     for (int64_t task = lo; task < hi; ++task) {
       const int64_t mb = task / numNG, ng = task % numNG;
       const int64_t m0 = mb * mc, rows = std::min<int64_t>(mc, M - m0);
+      const int64_t fullRows = directA ? rows / mr * mr : 0;
       if (packedMB != mb) {
-        packA(A, a_rs, a_cs, m0, rows, K, mr, ap);
+        // Direct A: only a partial last row tile is packed (at ap).
+        if (rows > fullRows)
+          packA(A, a_rs, a_cs, m0 + fullRows, rows - fullRows, K, mr, ap);
         packedMB = mb;
       }
       const int64_t s0 = ng * slPerGroup;
@@ -269,7 +275,11 @@ void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
         }
         for (int64_t r = 0; r * mr < rows; ++r) {
           const int64_t rr = std::min<int64_t>(mr, rows - r * mr);
-          kern.tile(ap + r * mr * K, b, K, block, tile, work);
+          if (r * mr < fullRows)
+            kern.tileDirect(A + (m0 + r * mr) * a_rs, a_rs, b, K, block, tile,
+                            work);
+          else
+            kern.tile(ap + (r * mr - fullRows) * K, b, K, block, tile, work);
           storeTile(tile, nr, rr, cols, m0 + r * mr, n0, epi, Y, ldy);
           if (hook)
             for (int64_t i = 0; i < rr; ++i) {

@@ -60,12 +60,14 @@ inline int64_t bitReverse(int64_t t, int bits) {
   return r;
 }
 
-void treeTile(ChunkFn chunk, AddFn add, int mr, int nr, const float *ap,
-              const float *bp, int64_t K, int64_t block, float *out,
-              float *work) {
+/// chunkAt(lo, len, dst) evaluates the chunk of terms [lo, lo + len) into
+/// the tile dst.
+template <class ChunkAt>
+inline void treeTileT(ChunkAt chunkAt, AddFn add, int mr, int nr, int64_t K,
+                      int64_t block, float *out, float *work) {
   const int64_t m = treeChunks(K, block);
   if (m == 1) {
-    chunk(ap, bp, K, out);
+    chunkAt(int64_t(0), K, out);
     return;
   }
   const int tile = mr * nr;
@@ -90,7 +92,7 @@ void treeTile(ChunkFn chunk, AddFn add, int mr, int nr, const float *ap,
       cur = freeList[--numFree];
       const int64_t lo = c * block;
       const int64_t len = (lo + block < K ? block : K - lo);
-      chunk(ap + lo * mr, bp + lo * nr, len, cur);
+      chunkAt(lo, len, cur);
     }
     int l = 0;
     while (state[l] != 0) {
@@ -111,6 +113,16 @@ void treeTile(ChunkFn chunk, AddFn add, int mr, int nr, const float *ap,
     state[l] = real ? 2 : 1;
   }
   memcpy(out, slot[levels], sizeof(float) * tile);
+}
+
+void treeTile(ChunkFn chunk, AddFn add, int mr, int nr, const float *ap,
+              const float *bp, int64_t K, int64_t block, float *out,
+              float *work) {
+  treeTileT(
+      [&](int64_t lo, int64_t len, float *dst) {
+        chunk(ap + lo * mr, bp + lo * nr, len, dst);
+      },
+      add, mr, nr, K, block, out, work);
 }
 
 //===----------------------------------------------------------------------===//
@@ -253,6 +265,47 @@ PLUMB_TGT_AVX512 void chunkAvx512(const float *a, const float *b, int64_t len,
   }
 }
 
+/// chunkAvx512 reading A unpacked: row i of the tile at a + i * lda (k
+/// contiguous). Same operations per lane.
+PLUMB_TGT_AVX512 void chunkAvx512Direct(const float *a, int64_t lda,
+                                        const float *b, int64_t len,
+                                        float *dst) {
+  const __m512 nz = _mm512_set1_ps(-0.0f);
+  __m512 c0[kAvx512MR], c1[kAvx512MR];
+#pragma GCC unroll 12
+  for (int i = 0; i < kAvx512MR; ++i) {
+    c0[i] = nz;
+    c1[i] = nz;
+  }
+  const float *p0 = a, *p4 = a + 4 * lda, *p8 = a + 8 * lda;
+  const int64_t l2 = 2 * lda, l3 = 3 * lda;
+  for (int64_t k = 0; k < len; ++k) {
+    const __m512 b0 = _mm512_load_ps(b);
+    const __m512 b1 = _mm512_load_ps(b + 16);
+    _mm_prefetch(reinterpret_cast<const char *>(b + 8 * kAvx512NR),
+                 _MM_HINT_T0);
+    const float *rows[3] = {p0, p4, p8};
+#pragma GCC unroll 12
+    for (int i = 0; i < kAvx512MR; ++i) {
+      const float *r = rows[i / 4];
+      const int q = i % 4;
+      const float v = q == 0 ? r[0] : q == 1 ? r[lda] : q == 2 ? r[l2] : r[l3];
+      const __m512 x = _mm512_set1_ps(v);
+      c0[i] = _mm512_fmadd_ps(x, b0, c0[i]);
+      c1[i] = _mm512_fmadd_ps(x, b1, c1[i]);
+    }
+    ++p0;
+    ++p4;
+    ++p8;
+    b += kAvx512NR;
+  }
+#pragma GCC unroll 12
+  for (int i = 0; i < kAvx512MR; ++i) {
+    _mm512_storeu_ps(dst + i * kAvx512NR, c0[i]);
+    _mm512_storeu_ps(dst + i * kAvx512NR + 16, c1[i]);
+  }
+}
+
 PLUMB_TGT_AVX512 void addAvx512(const float *l, float *r, int n) {
   int i = 0;
   for (; i + 16 <= n; i += 16)
@@ -266,6 +319,15 @@ void tileAvx512(const float *ap, const float *bp, int64_t K, int64_t block,
                 float *out, float *work) {
   treeTile(chunkAvx512, addAvx512, kAvx512MR, kAvx512NR, ap, bp, K, block,
            out, work);
+}
+
+void tileAvx512Direct(const float *a, int64_t lda, const float *bp, int64_t K,
+                      int64_t block, float *out, float *work) {
+  treeTileT(
+      [&](int64_t lo, int64_t len, float *dst) {
+        chunkAvx512Direct(a + lo, lda, bp + lo * kAvx512NR, len, dst);
+      },
+      addAvx512, kAvx512MR, kAvx512NR, K, block, out, work);
 }
 #endif // PLUMB_GEMM_X86
 
@@ -345,11 +407,12 @@ PLUMB_TGT_AVX512 void colDotAvx512(const float *w, const float *col,
 }
 #endif
 const GemmKernel kScalarKernel = {kIsaScalar, kScalarMR, kScalarNR,
-                                  tileScalar};
+                                  tileScalar, nullptr};
 #if PLUMB_GEMM_X86
-const GemmKernel kAvx2Kernel = {kIsaAvx2, kAvx2MR, kAvx2NR, tileAvx2};
+const GemmKernel kAvx2Kernel = {kIsaAvx2, kAvx2MR, kAvx2NR, tileAvx2,
+                                nullptr};
 const GemmKernel kAvx512Kernel = {kIsaAvx512, kAvx512MR, kAvx512NR,
-                                  tileAvx512};
+                                  tileAvx512, tileAvx512Direct};
 #endif
 
 } // namespace

@@ -30,6 +30,10 @@ struct GemmKernel {
   /// `work` must hold gemmTileWorkFloats(kernel, K, block) floats.
   void (*tile)(const float *ap, const float *bp, int64_t K, int64_t block,
                float *out, float *work);
+  /// Optional: the same tile with A unpacked, row i of the tile at
+  /// a[i * lda + k] (all MR rows must exist). Null when not provided.
+  void (*tileDirect)(const float *a, int64_t lda, const float *bp, int64_t K,
+                     int64_t block, float *out, float *work);
 };
 
 /// The kernel for `isa`, or nullptr when the CPU (or build) lacks it.
