@@ -96,6 +96,39 @@ void packConvB(const void *vctx, int64_t n0, int64_t cols, int64_t K, int nrw,
                float *d) {
   const ConvPackCtx &c = *static_cast<const ConvPackCtx *>(vctx);
   const plumb_conv2d_params &p = *c.p;
+  if (p.OW == 1) {
+    // One output column (a 1-D conv along H): the sliver's lanes are the
+    // consecutive output rows oh = n0 + j; per tap a strided column copy.
+    const int64_t HW = p.H * p.W, rs = p.stride_h * p.W;
+    int64_t k = 0;
+    for (int64_t ci = 0; ci < c.Cg && k < K; ++ci) {
+      const float *xc = c.Xg + ci * HW;
+      for (int64_t kh = 0; kh < p.KH; ++kh) {
+        // ih = (n0 + j) * sh + off in [0, H)  <=>  j in [jlo, jhi).
+        const int64_t off = n0 * p.stride_h - p.pad_top + kh * p.dilation_h;
+        const int64_t sh = p.stride_h;
+        int64_t jlo = off >= 0 ? 0 : (-off + sh - 1) / sh;
+        int64_t jhi = p.H - 1 - off < 0 ? 0 : (p.H - 1 - off) / sh + 1;
+        jlo = std::min(jlo, cols);
+        jhi = std::max(jlo, std::min(jhi, cols));
+        for (int64_t kw = 0; kw < p.KW; ++kw, ++k) {
+          float *dk = d + k * nrw;
+          const int64_t iw = kw * p.dilation_w - p.pad_left;
+          int64_t j = 0;
+          if (iw >= 0 && iw < p.W) {
+            for (; j < jlo; ++j)
+              dk[j] = 0.0f;
+            const float *src = xc + (off + jlo * sh) * p.W + iw;
+            for (; j < jhi; ++j)
+              dk[j] = src[(j - jlo) * rs];
+          }
+          for (; j < nrw; ++j)
+            dk[j] = 0.0f;
+        }
+      }
+    }
+    return;
+  }
   struct Run {
     int64_t j0, len, oh, ow0;
   } runs[64];

@@ -130,6 +130,8 @@ const Shape kShapes[] = {
     {2, 8, 9, 37, 8, 3, 3, 8, 1, 1, 1, 1, 1, 1, 1, 1},    // depthwise, s1
     {1, 4, 6, 50, 4, 2, 3, 4, 1, 3, 1, 2, 0, 2, 1, 1},    // depthwise, sw 3
     {1, 3, 5, 40, 3, 5, 5, 3, 2, 2, 1, 1, 2, 2, 2, 2},    // depthwise 5x5 s2
+    {1, 12, 70, 1, 14, 5, 1, 1, 1, 1, 1, 1, 1, 0, 2, 0},  // OW = 1 (1-D on H)
+    {2, 6, 41, 3, 9, 3, 3, 1, 2, 3, 2, 1, 2, 1, 1, 0},    // OW = 1, strided
 };
 
 TEST(Conv, ThreadedLayerMatchesReferenceBitwise) {
