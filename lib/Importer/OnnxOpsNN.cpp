@@ -342,19 +342,42 @@ LogicalResult batchNorm(Importer &im, NodeCtx &n) {
 
 LogicalResult layerNorm(Importer &im, NodeCtx &n) {
   if (failed(need(im, n, 2, 3)) || failed(floats(im, n, {0, 1, 2})) ||
-      failed(onlyOutputs(im, n, 1)))
+      failed(onlyOutputs(im, n, 3)))
     return failure();
   auto axis = im.attrInt(n, "axis", -1);
   auto eps = im.attrFloat(n, "epsilon", 1e-5f);
-  if (failed(axis) || failed(eps))
+  auto stash = im.attrInt(n, "stash_type", 1);
+  if (failed(axis) || failed(eps) || failed(stash))
     return failure();
-  auto a = shapes::normalizeAxis(*axis, Importer::shapeOf(n.in(0)).size(),
-                                 im.emitter(n));
+  if (*stash != 1)
+    return im.error(n) << "stash_type " << *stash
+                       << " is not supported (only 1: float32)";
+  auto x = Importer::shapeOf(n.in(0));
+  auto a = shapes::normalizeAxis(*axis, x.size(), im.emitter(n));
   if (failed(a))
     return failure();
-  return setOut(n, im.make<LayerNormOp>(n, n.in(0).getType(), n.in(0), n.in(1),
-                                        n.in(2), im.b.getI64IntegerAttr(*a),
-                                        im.b.getF32FloatAttr(*eps), TreeAttr()));
+  // Mean and InvStdDev (optional outputs 1 and 2): computed together when
+  // either is asked for.
+  SmallVector<Type> stats;
+  bool wantStats = false;
+  for (int i = 1; i < n.proto.output_size(); ++i)
+    wantStats |= !n.proto.output(i).empty();
+  if (wantStats) {
+    Shape rows(x.begin(), x.end());
+    for (size_t d = *a; d < rows.size(); ++d)
+      rows[d] = 1;
+    Type t = Importer::tensorType(rows, im.b.getF32Type());
+    stats = {t, t};
+  }
+  auto op = im.makeOp<LayerNormOp>(n, n.in(0).getType(), TypeRange(stats),
+                                   n.in(0), n.in(1), n.in(2),
+                                   im.b.getI64IntegerAttr(*a),
+                                   im.b.getF32FloatAttr(*eps), TreeAttr());
+  if (failed(op))
+    return failure();
+  for (Value v : op->getResults())
+    n.outputs.push_back(v);
+  return success();
 }
 
 LogicalResult resize(Importer &im, NodeCtx &n) {

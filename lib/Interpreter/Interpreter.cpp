@@ -400,12 +400,17 @@ bool layerNorm(Exec &e) {
   Tensor bias;
   if (e.in.size() > 2)
     bias = expandTo(e.arg(2), norm);
+  float *mean = nullptr, *invStd = nullptr;
+  if (!op.getStats().empty()) {
+    mean = e.result(1).as<float>();
+    invStd = e.result(2).as<float>();
+  }
   return e.check(plumb_rt_layernorm_f32(x.as<float>(), outer, d,
                                         scale.as<float>(),
                                         e.in.size() > 2 ? bias.as<float>()
                                                         : nullptr,
                                         op.getEpsilon().convertToFloat(),
-                                        y.as<float>(), nullptr, nullptr,
+                                        y.as<float>(), mean, invStd,
                                         treeBlockOf(e.op)),
                  "layer_norm");
 }

@@ -1111,3 +1111,19 @@ func.func @fused_no_yield(%x: tensor<2xf32>) -> tensor<2xf32> {
   }) : () -> tensor<2xf32>
   return %r : tensor<2xf32>
 }
+
+// -----
+
+func.func @layer_norm_two_results(%x: tensor<2x3xf32>, %s: tensor<3xf32>) {
+  // expected-error @+1 {{has 2 results; expected 1, or 3 (output, mean, inverse standard deviation)}}
+  %0:2 = plumb.layer_norm %x, %s {axis = 1 : i64, epsilon = 1.0e-05 : f32} : (tensor<2x3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<2x1xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_stats_shape(%x: tensor<2x3xf32>, %s: tensor<3xf32>) {
+  // expected-error @+1 {{mean and inverse standard deviation must have shape 2x1, got 2}}
+  %0:3 = plumb.layer_norm %x, %s {axis = 1 : i64, epsilon = 1.0e-05 : f32} : (tensor<2x3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<2xf32>, tensor<2xf32>)
+  return
+}

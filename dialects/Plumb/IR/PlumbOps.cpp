@@ -219,6 +219,24 @@ LogicalResult LayerNormOp::verify() {
   if (getBias() && !shapes::broadcastsTo(shapeOf(getBias()), norm))
     return emitOpError() << "bias of shape " << shapes::str(shapeOf(getBias()))
                          << " does not broadcast to " << shapes::str(norm);
+  if (shapeOf(getOutput()) != x)
+    return emitOpError() << "result must have the input's shape "
+                         << shapes::str(x);
+  if (!getStats().empty()) {
+    if (getStats().size() != 2)
+      return emitOpError() << "has " << getStats().size() + 1
+                           << " results; expected 1, or 3 (output, mean, "
+                              "inverse standard deviation)";
+    llvm::SmallVector<int64_t> rows(x.begin(), x.end());
+    for (size_t d = axis; d < rows.size(); ++d)
+      rows[d] = 1;
+    for (Value v : getStats())
+      if (shapeOf(v) != ArrayRef<int64_t>(rows))
+        return emitOpError() << "mean and inverse standard deviation must "
+                                "have shape "
+                             << shapes::str(rows) << ", got "
+                             << shapes::str(shapeOf(v));
+  }
   return success();
 }
 

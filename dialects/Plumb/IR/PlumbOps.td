@@ -401,15 +401,20 @@ def Plumb_LayerNormOp : Plumb_Op<"layer_norm", [Pure]> {
     var = sum((x - mean)^2) / n (both sums by `tree`; the squares accumulate
     as fma(d, d, acc) inside each chunk, d = x - mean),
     y = (x - mean) / sqrt(var + epsilon) * scale + bias.
+    Optionally two more results, ONNX's Mean and InvStdDev: per row the
+    mean and 1 / sqrt(var + epsilon), shaped as the input with every
+    dimension from `axis` on set to 1.
 
     ```mlir
     %y = plumb.layer_norm %x, %s, %b {axis = 2 : i64, epsilon = 1.0e-05 : f32} : (tensor<1x4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x4x8xf32>
+    %z, %mean, %inv = plumb.layer_norm %x, %s {axis = 2 : i64, epsilon = 1.0e-05 : f32} : (tensor<1x4x8xf32>, tensor<8xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x1xf32>, tensor<1x4x1xf32>)
     ```
   }];
   let arguments = (ins Plumb_FloatTensor:$input, Plumb_FloatTensor:$scale,
                        Optional<Plumb_FloatTensor>:$bias, I64Attr:$axis,
                        F32Attr:$epsilon, Plumb_OptTree:$tree);
-  let results = (outs Plumb_FloatTensor:$output);
+  let results = (outs Plumb_FloatTensor:$output,
+                      Variadic<Plumb_FloatTensor>:$stats);
   let assemblyFormat = "$input `,` $scale (`,` $bias^)? attr-dict `:` "
                        "functional-type(operands, results)";
   let hasVerifier = 1;

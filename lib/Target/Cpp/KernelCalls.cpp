@@ -609,9 +609,12 @@ bool Lowering::layerNorm() {
   std::string bias = op->getNumOperands() > 2 ? expanded(2) : "nullptr";
   if (!err.empty())
     return false;
+  std::string stats = ln.getStats().empty()
+                          ? std::string("nullptr, nullptr")
+                          : outF(1) + ", " + outF(2);
   call("plumb_rt_layernorm_f32(" + inF(0) + ", " + str(outer) + ", " + str(d) +
            ", " + scale + ", " + bias + ", " + f(ln.getEpsilon()) + ", " +
-           outF() + ", nullptr, nullptr, " + block() + ")",
+           outF() + ", " + stats + ", " + block() + ")",
        "layer_norm");
   return true;
 }

@@ -404,8 +404,10 @@ std::string CudaWriter::deviceCall(Operation *op) {
     return "plumb_cuda_layernorm_f32(" + inF(0) + ", " + str(outer) + ", " +
            str(d) + ", " + inF(1) + ", " +
            (op->getNumOperands() > 2 ? inF(2) : std::string("nullptr")) + ", " +
-           f(ln.getEpsilon().convertToFloat()) + ", " + outF(0) +
-           ", nullptr, nullptr, " + block + ", 0)";
+           f(ln.getEpsilon().convertToFloat()) + ", " + outF(0) + ", " +
+           (ln.getStats().empty() ? std::string("nullptr, nullptr")
+                                  : outF(1) + ", " + outF(2)) +
+           ", " + block + ", 0)";
   }
   if (isa<SoftmaxOp, LogSoftmaxOp>(op)) {
     int64_t axis = isa<SoftmaxOp>(op) ? cast<SoftmaxOp>(op).getAxis()
