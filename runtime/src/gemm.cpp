@@ -26,6 +26,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -107,6 +110,45 @@ inline void storeTile(const float *tile, int64_t ts, int64_t rows,
           gemmEpilogue(t[j], e.alpha, e.beta, c ? c + j * e.c_cs : nullptr));
   }
 }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PLUMB_GEMM_STORE_AVX512 1
+/// storeTile's SSE2 lane operations on 16 lanes (same IEEE operations per
+/// element: alpha * t, + (beta * c), NaN -> canonical), masked tail.
+/// Requires !C, or C with column stride 0 or 1.
+__attribute__((target("avx512f"))) void
+storeTileAvx512(const float *tile, int64_t ts, int64_t rows, int64_t cols,
+                int64_t m0, int64_t n0, const Epilogue &e, float *Y,
+                int64_t ldy) {
+  const __m512 canon = _mm512_castsi512_ps(
+      _mm512_set1_epi32(static_cast<int>(PLUMB_CANONICAL_NAN_BITS)));
+  const __m512 va = _mm512_set1_ps(e.alpha), vb = _mm512_set1_ps(e.beta);
+  const bool scale = e.alpha != 1.0f, scaleC = e.beta != 1.0f;
+  for (int64_t i = 0; i < rows; ++i) {
+    const float *t = tile + i * ts;
+    float *y = Y + (m0 + i) * ldy + n0;
+    const float *c = e.C ? e.C + (m0 + i) * e.c_rs + n0 * e.c_cs : nullptr;
+    for (int64_t j = 0; j < cols; j += 16) {
+      const int64_t lanes = cols - j < 16 ? cols - j : 16;
+      const __mmask16 m = static_cast<__mmask16>((1u << lanes) - 1);
+      __m512 v = _mm512_maskz_loadu_ps(m, t + j);
+      if (scale)
+        v = _mm512_mul_ps(va, v);
+      if (c) {
+        __m512 cv = e.c_cs ? _mm512_maskz_loadu_ps(m, c + j) : _mm512_set1_ps(*c);
+        if (scaleC)
+          cv = _mm512_mul_ps(vb, cv);
+        v = _mm512_add_ps(v, cv);
+      }
+      const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+      v = _mm512_mask_blend_ps(nan, v, canon);
+      _mm512_mask_storeu_ps(y + j, m, v);
+    }
+  }
+}
+#else
+#define PLUMB_GEMM_STORE_AVX512 0
+#endif
 
 /// Packs rows [m0, m0 + rows) of A (all K) into MR-row slivers, zero padded:
 /// dst[s * mr * K + k * mr + i] = A(m0 + s * mr + i, k).
@@ -244,6 +286,9 @@ void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
   // Row-major A is read in place by kernels that can (no packing; the
   // weights of a conv or a Gemm are then read once, straight from memory).
   const bool directA = kern.tileDirect && a_cs == 1 && K > 0;
+  const bool store512 = kern.isa == kIsaAvx512 &&
+                        (!epi.C || epi.c_cs == 0 || epi.c_cs == 1);
+  (void)store512;
 
   const int64_t numTasks = numMB * numNG;
   auto body = [&](int64_t lo, int64_t hi) {
@@ -280,7 +325,12 @@ void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
                             work);
           else
             kern.tile(ap + (r * mr - fullRows) * K, b, K, block, tile, work);
-          storeTile(tile, nr, rr, cols, m0 + r * mr, n0, epi, Y, ldy);
+#if PLUMB_GEMM_STORE_AVX512
+          if (store512)
+            storeTileAvx512(tile, nr, rr, cols, m0 + r * mr, n0, epi, Y, ldy);
+          else
+#endif
+            storeTile(tile, nr, rr, cols, m0 + r * mr, n0, epi, Y, ldy);
           if (hook)
             for (int64_t i = 0; i < rr; ++i) {
               const int64_t m = m0 + r * mr + i;
