@@ -42,7 +42,8 @@ void canonicalizeConstants(Block &block) {
     auto c = dyn_cast<ConstantOp>(op);
     if (!c)
       continue;
-    std::string hash = toHex(constantHash(c.getValue()));
+    Digest digest = constantHash(c.getValue());
+    std::string hash = toHex(digest);
     auto key = std::make_pair(hash, typeKey(c.getType()));
     auto it = byContent.find(key);
     if (it != byContent.end()) {
@@ -76,6 +77,9 @@ void canonicalizeConstants(Block &block) {
               type, name,
               HeapAsmResourceBlob::allocateAndCopyInferAlign(blob->getData())));
         }
+        // Same content under its new name: no need to hash it again.
+        if (auto *plumb = ctx->getLoadedDialect<PlumbDialect>())
+          plumb->rememberConstantHash(c.getValue(), digest);
       }
     }
   }

@@ -138,7 +138,8 @@ public:
 
 } // namespace
 
-Digest constantHash(ElementsAttr value) {
+namespace {
+Digest hashConstant(ElementsAttr value) {
   auto type = cast<ShapedType>(value.getType());
   exec::ElemType et;
   Digest d{};
@@ -162,6 +163,20 @@ Digest constantHash(ElementsAttr value) {
   if (!exec::tensorFromAttr(value, t, err))
     return d;
   return exec::tensorHash(t);
+}
+} // namespace
+
+Digest constantHash(ElementsAttr value) {
+  // Weights are hashed once per context: attributes are immutable and live
+  // as long as it, so the digest of one never changes.
+  auto *dialect = value.getContext()->getLoadedDialect<PlumbDialect>();
+  Digest d;
+  if (dialect && dialect->lookupConstantHash(value, d))
+    return d;
+  d = hashConstant(value);
+  if (dialect)
+    dialect->rememberConstantHash(value, d);
+  return d;
 }
 
 std::vector<NodeInfo> computeNodeTable(func::FuncOp main) {

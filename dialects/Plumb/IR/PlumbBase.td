@@ -26,6 +26,20 @@ def Plumb_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::func::FuncDialect"];
+  let extraClassDeclaration = [{
+    /// Content hashes of constants (lib/Canonical constantHash), kept for
+    /// the context's lifetime, which is the lifetime of its attributes:
+    /// the canonical pipeline and the node table hash each weight once.
+    bool lookupConstantHash(::mlir::Attribute value,
+                            std::array<uint8_t, 32> &digest) const;
+    void rememberConstantHash(::mlir::Attribute value,
+                              const std::array<uint8_t, 32> &digest) const;
+
+  private:
+    struct HashCache;
+    std::shared_ptr<HashCache> hashCache;
+  public:
+  }];
 }
 
 // Every op implements the cost interface (docs/gas.md): the declaration is

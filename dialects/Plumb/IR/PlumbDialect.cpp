@@ -9,7 +9,10 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <mutex>
 
 using namespace mlir;
 using namespace plumb;
@@ -19,7 +22,29 @@ using namespace plumb;
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Plumb/IR/PlumbAttrs.cpp.inc"
 
+struct PlumbDialect::HashCache {
+  std::mutex mutex;
+  llvm::DenseMap<Attribute, std::array<uint8_t, 32>> digests;
+};
+
+bool PlumbDialect::lookupConstantHash(Attribute value,
+                                      std::array<uint8_t, 32> &digest) const {
+  std::lock_guard<std::mutex> lock(hashCache->mutex);
+  auto it = hashCache->digests.find(value);
+  if (it == hashCache->digests.end())
+    return false;
+  digest = it->second;
+  return true;
+}
+
+void PlumbDialect::rememberConstantHash(
+    Attribute value, const std::array<uint8_t, 32> &digest) const {
+  std::lock_guard<std::mutex> lock(hashCache->mutex);
+  hashCache->digests[value] = digest;
+}
+
 void PlumbDialect::initialize() {
+  hashCache = std::make_shared<HashCache>();
   addOperations<
 #define GET_OP_LIST
 #include "dialects/Plumb/IR/PlumbOps.cpp.inc"
