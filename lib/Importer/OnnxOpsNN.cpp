@@ -290,7 +290,7 @@ LogicalResult averagePool(Importer &im, NodeCtx &n) {
   auto x = Importer::shapeOf(n.in(0));
   if (x.size() < 3)
     return im.error(n) << "input must have rank >= 3, got " << shapes::str(x);
-  auto w = window(im, n, x, std::nullopt, false);
+  auto w = window(im, n, x, std::nullopt, true);
   auto ceil = im.attrInt(n, "ceil_mode", 0);
   auto cip = im.attrInt(n, "count_include_pad", 0);
   if (failed(w) || failed(ceil) || failed(cip))
@@ -305,7 +305,12 @@ LogicalResult averagePool(Importer &im, NodeCtx &n) {
                        im.b.getDenseI64ArrayAttr(w->strides),
                        im.b.getDenseI64ArrayAttr(w->pads),
                        im.b.getBoolAttr(*ceil != 0), im.b.getBoolAttr(*cip != 0),
-                       TreeAttr()));
+                       TreeAttr(),
+                       // Only when some dilation is not 1, so undilated
+                       // pools keep their node ids.
+                       llvm::any_of(w->dilations, [](int64_t d) { return d != 1; })
+                           ? im.b.getDenseI64ArrayAttr(w->dilations)
+                           : DenseI64ArrayAttr()));
 }
 
 template <typename OpTy>

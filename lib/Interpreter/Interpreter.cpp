@@ -343,11 +343,13 @@ bool pool(Exec &e) {
   }
   auto ap = cast<AveragePoolOp>(e.op);
   std::vector<int64_t> pads(ap.getPads().begin(), ap.getPads().end());
+  auto dil = ap.getDilations();
   return e.check(plumb_rt_avgpool_f32(x.as<float>(), x.shape[0], x.shape[1], sd,
                                       inSp.data(), outSp.data(),
                                       ap.getKernelShape().data(),
                                       ap.getStrides().data(), pads.data(),
-                                      nullptr, ap.getCountIncludePad(),
+                                      dil ? dil->data() : nullptr,
+                                      ap.getCountIncludePad(),
                                       y.as<float>()),
                  "average_pool");
 }

@@ -173,6 +173,12 @@ LogicalResult MaxPoolOp::verify() {
 
 LogicalResult AveragePoolOp::verify() {
   SmallVector<int64_t> dil(getKernelShape().size(), 1);
+  if (auto d = getDilations()) {
+    if (d->size() != dil.size())
+      return emitOpError() << "dilations need " << dil.size() << " values, got "
+                           << d->size();
+    dil.assign(d->begin(), d->end());
+  }
   return expectShape(*this, getOutput(),
                      shapes::pool(shapeOf(getInput()), getKernelShape(),
                                   getStrides(), getPads(), dil, getCeilMode(),

@@ -325,9 +325,10 @@ def Plumb_MaxPoolOp : Plumb_Op<"max_pool", [Pure]> {
 def Plumb_AveragePoolOp : Plumb_Op<"average_pool", [Pure]> {
   let summary = "N-d average pooling";
   let description = [{
-    ONNX AveragePool with explicit pads. The window sum runs in row-major
-    window order by `tree`, then one division by the count (all window
-    positions if count_include_pad, else only those inside the input).
+    ONNX AveragePool with explicit pads and optional `dilations` (absent:
+    all 1). The window sum runs sequentially in row-major window order from
+    -0.0, then one division by the count (all window positions if
+    count_include_pad, else only those inside the input).
 
     ```mlir
     %y = plumb.average_pool %x {kernel_shape = array<i64: 7, 7>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, ceil_mode = false, count_include_pad = false} : tensor<1x2048x7x7xf32> -> tensor<1x2048x1x1xf32>
@@ -336,7 +337,8 @@ def Plumb_AveragePoolOp : Plumb_Op<"average_pool", [Pure]> {
   let arguments = (ins Plumb_FloatTensor:$input, DenseI64ArrayAttr:$kernel_shape,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
                        BoolAttr:$ceil_mode, BoolAttr:$count_include_pad,
-                       Plumb_OptTree:$tree);
+                       Plumb_OptTree:$tree,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilations);
   let results = (outs Plumb_FloatTensor:$output);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
   let hasVerifier = 1;

@@ -544,7 +544,10 @@ bool Lowering::pool() {
   auto ap = cast<AveragePoolOp>(op);
   call("plumb_rt_avgpool_f32(" + head + ctx.pool.i64(ap.getKernelShape()) +
            ", " + ctx.pool.i64(ap.getStrides()) + ", " +
-           ctx.pool.i64(ap.getPads()) + ", nullptr, " +
+           ctx.pool.i64(ap.getPads()) + ", " +
+           (ap.getDilations() ? ctx.pool.i64(*ap.getDilations())
+                              : std::string("nullptr")) +
+           ", " +
            std::to_string((int)ap.getCountIncludePad()) + ", " + outF() + ")",
        "average_pool");
   return true;

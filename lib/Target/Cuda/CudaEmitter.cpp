@@ -373,7 +373,10 @@ std::string CudaWriter::deviceCall(Operation *op) {
     auto ap = cast<AveragePoolOp>(op);
     return "plumb_cuda_avgpool_f32(" + head + pool.i64(ap.getKernelShape()) +
            ", " + pool.i64(ap.getStrides()) + ", " + pool.i64(ap.getPads()) +
-           ", nullptr, " + std::to_string((int)ap.getCountIncludePad()) + ", " +
+           ", " +
+           (ap.getDilations() ? pool.i64(*ap.getDilations())
+                              : std::string("nullptr")) +
+           ", " + std::to_string((int)ap.getCountIncludePad()) + ", " +
            outF(0) + ", 0)";
   }
   if (isa<GlobalAveragePoolOp, GlobalMaxPoolOp>(op)) {
