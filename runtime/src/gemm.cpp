@@ -232,6 +232,9 @@ void packMatrixB(const void *ctx, int64_t n0, int64_t cols, int64_t K, int nrw,
   }
 }
 
+/// Slivers per row-hook call (8 x 32 columns for AVX-512: 1 KiB per row).
+constexpr int64_t kHookSlivers = 8;
+
 void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
                 int64_t a_cs, const GemmBPacker &bpk, const GemmEpilogue &epi,
                 float *Y, int64_t ldy, int64_t block,
@@ -331,11 +334,14 @@ void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
           else
 #endif
             storeTile(tile, nr, rr, cols, m0 + r * mr, n0, epi, Y, ldy);
-          if (hook)
-            for (int64_t i = 0; i < rr; ++i) {
-              const int64_t m = m0 + r * mr + i;
-              hook->fn(hook->ctx, m, n0, cols, Y + m * ldy + n0);
-            }
+        }
+        // The row hook gets finished segments of up to kHookSlivers slivers
+        // (every row of the M block), while they are still in L2.
+        if (hook && (s + 1 == s1 || (s + 1 - s0) % kHookSlivers == 0)) {
+          const int64_t h0 = (s - (s - s0) % kHookSlivers) * nr;
+          const int64_t h1 = std::min<int64_t>(N, (s + 1) * nr);
+          for (int64_t m = m0; m < m0 + rows; ++m)
+            hook->fn(hook->ctx, m, h0, h1 - h0, Y + m * ldy + h0);
         }
       }
     }
