@@ -17,6 +17,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -59,28 +60,54 @@ llvm::DenseMap<Operation *, int64_t> nodeIndexMap(func::FuncOp main) {
 // TraceRecorder
 //===----------------------------------------------------------------------===//
 
-/// Background hashing: a queue of (node, result, data) jobs and the threads
-/// that hash them into the trace's result slots.
+/// Background hashing with work stealing over chunks. Each result becomes a
+/// job of numChunks chunks; any thread (the background threads, and the
+/// run's own thread in drain()) claims the next unclaimed chunk of the
+/// oldest job, so a large tensor is hashed by every thread at once and a
+/// small one is one chunk. Whoever finishes a job's last chunk builds its
+/// chunk tree and stores the tensor hash. Idle threads spin briefly before
+/// they sleep, so a model with many tiny nodes does not pay a wake-up per
+/// node.
+/// Results up to this size are hashed in the hook (see recordNode).
+static constexpr size_t kInlineBytes = 4096;
+
 struct TraceRecorder::Pool {
+  /// Copies of results that were not lent. Buffers are recycled (a fresh
+  /// large allocation costs a page fault per 4 KiB on first touch, more than
+  /// the copy itself).
+  struct Buffer {
+    std::unique_ptr<uint8_t[]> data;
+    size_t capacity = 0;
+    bool empty() const { return !data; }
+  };
   struct Job {
-    NodeRecord *node;
-    unsigned result;
-    int32_t dtype;
+    Digest *slot = nullptr;
+    int32_t dtype = 1;
     std::vector<int64_t> shape;
-    const void *data;
-    std::vector<uint64_t> owned; // a copy when the data were not lent
-    size_t bytes;
+    const void *data = nullptr;
+    Buffer owned; // a copy when the data were not lent
+    size_t bytes = 0;
+    int64_t numElements = 0;
+    size_t chunks = 0;
+    size_t next = 0;                // next chunk to claim (under mu)
+    std::atomic<size_t> finished{0}; // chunks hashed
+    std::vector<Digest> leaves;
   };
   std::mutex mu;
-  std::condition_variable work, done;
-  std::deque<Job> queue;
-  size_t inFlight = 0;      // queued or being hashed
-  size_t copiedBytes = 0;   // held in copies, bounded
+  std::condition_variable work, idle;
+  std::deque<std::shared_ptr<Job>> queue; // jobs with chunks to claim
+  std::atomic<size_t> claimable{0};      // queue.size(), read without mu
+  std::atomic<size_t> pending{0};        // jobs not finished
+  size_t copiedBytes = 0;                // held in copies, bounded
+  int sleepers = 0;
+  int drainWaiters = 0;
   bool stop = false;
   double busySec = 0;
   std::vector<std::thread> threads;
 
   static constexpr size_t kMaxCopiedBytes = size_t(512) << 20;
+  static constexpr size_t kMaxSpareBytes = size_t(256) << 20;
+  static constexpr double kSpinSec = 300e-6;
 
   explicit Pool(unsigned n) {
     for (unsigned i = 0; i < n; ++i)
@@ -95,52 +122,196 @@ struct TraceRecorder::Pool {
     for (std::thread &th : threads)
       th.join();
   }
+
+  static void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::this_thread::yield();
+#endif
+  }
+
+  /// Claims one chunk; `sec` (time spent on the previous one) is booked.
+  bool claim(std::shared_ptr<Job> &job, size_t &chunk, double &sec) {
+    std::lock_guard<std::mutex> lock(mu);
+    busySec += sec;
+    sec = 0;
+    while (!queue.empty()) {
+      std::shared_ptr<Job> &front = queue.front();
+      if (front->next < front->chunks) {
+        job = front;
+        chunk = front->next++;
+        if (front->next == front->chunks) {
+          queue.pop_front();
+          claimable.fetch_sub(1, std::memory_order_relaxed);
+        }
+        return true;
+      }
+      queue.pop_front();
+      claimable.fetch_sub(1, std::memory_order_relaxed);
+    }
+    return false;
+  }
+
+  /// Hashes one claimed chunk; the last one of a job completes it.
+  void hashChunk(Sha256 &h, Job &job, size_t c, double &sec) {
+    auto t0 = std::chrono::steady_clock::now();
+    const void *data = job.owned.empty() ? job.data : job.owned.data.get();
+    job.leaves[c] = chunkDigestWith(h, job.dtype, data, job.numElements, c);
+    if (job.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == job.chunks)
+      complete(job);
+    sec += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+               .count();
+  }
+
+  void complete(Job &job) {
+    *job.slot = tensorHashFromRoot(job.dtype, (int32_t)job.shape.size(),
+                                   job.shape.data(), chunkRoot(job.leaves));
+    bool wake;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      bool copied = !job.owned.empty();
+      if (copied) {
+        copiedBytes -= job.bytes;
+        recycle(std::move(job.owned));
+        job.owned = Buffer();
+      }
+      bool last = pending.fetch_sub(1, std::memory_order_acq_rel) == 1;
+      wake = (last && drainWaiters > 0) || copied;
+    }
+    if (wake)
+      idle.notify_all();
+  }
+
   void loop() {
+    Sha256 h;
+    double sec = 0;
+    std::shared_ptr<Job> job;
+    size_t c;
     while (true) {
-      Job job;
-      {
-        std::unique_lock<std::mutex> lock(mu);
-        work.wait(lock, [&] { return stop || !queue.empty(); });
-        if (queue.empty())
-          return;
-        job = std::move(queue.front());
-        queue.pop_front();
+      if (claim(job, c, sec)) {
+        hashChunk(h, *job, c, sec);
+        job.reset();
+        continue;
       }
+      // Wait a little without sleeping (yielding the core to anything
+      // runnable): the next node's results are usually close.
       auto t0 = std::chrono::steady_clock::now();
-      job.node->results[job.result] =
-          tensorHash(job.dtype, (int32_t)job.shape.size(), job.shape.data(),
-                     job.owned.empty() ? job.data : job.owned.data());
-      double sec = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - t0)
-                       .count();
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        busySec += sec;
-        if (!job.owned.empty())
-          copiedBytes -= job.bytes;
-        --inFlight;
+      bool found = false;
+      while (!found) {
+        for (int i = 0; i < 16 && !found; ++i) {
+          found = claimable.load(std::memory_order_relaxed) > 0;
+          pause();
+        }
+        if (!found)
+          std::this_thread::yield();
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+                .count() > kSpinSec)
+          break;
       }
-      done.notify_all();
+      if (found)
+        continue;
+      std::unique_lock<std::mutex> lock(mu);
+      ++sleepers;
+      work.wait(lock, [&] { return stop || !queue.empty(); });
+      --sleepers;
+      if (stop && queue.empty())
+        return;
     }
   }
-  void push(Job job) {
+
+  /// A buffer of at least `bytes` for a copy (waits while copies hold too
+  /// much memory): the smallest spare one that fits, or a new one.
+  Buffer takeBuffer(size_t bytes) {
     std::unique_lock<std::mutex> lock(mu);
-    if (!job.owned.empty()) {
-      done.wait(lock, [&] {
-        return copiedBytes == 0 || copiedBytes + job.bytes <= kMaxCopiedBytes;
-      });
-      copiedBytes += job.bytes;
-    }
-    ++inFlight;
-    queue.push_back(std::move(job));
+    idle.wait(lock, [&] {
+      return copiedBytes == 0 || copiedBytes + bytes <= kMaxCopiedBytes;
+    });
+    copiedBytes += bytes;
     lock.unlock();
-    work.notify_one();
+    return reuse(bytes);
   }
-  void drain() {
+
+  /// Spare buffers, shared by every recorder of the process (a solver
+  /// records run after run of the same model: the same sizes recur).
+  static std::mutex spareMu;
+  static std::vector<Buffer> spare;
+  static size_t spareBytes;
+
+  static void recycle(Buffer b) {
+    std::lock_guard<std::mutex> lock(spareMu);
+    if (spareBytes + b.capacity <= kMaxSpareBytes) {
+      spareBytes += b.capacity;
+      spare.push_back(std::move(b));
+    }
+  }
+
+  static Buffer reuse(size_t bytes) {
+    std::unique_lock<std::mutex> lock(spareMu);
+    size_t best = spare.size();
+    for (size_t i = 0; i < spare.size(); ++i)
+      if (spare[i].capacity >= bytes &&
+          (best == spare.size() || spare[i].capacity < spare[best].capacity))
+        best = i;
+    if (best < spare.size()) {
+      Buffer b = std::move(spare[best]);
+      spare[best] = std::move(spare.back());
+      spare.pop_back();
+      spareBytes -= b.capacity;
+      return b;
+    }
+    lock.unlock();
+    Buffer b;
+    b.data.reset(new uint8_t[bytes]);
+    b.capacity = bytes;
+    return b;
+  }
+
+  void push(std::shared_ptr<Job> job) {
     std::unique_lock<std::mutex> lock(mu);
-    done.wait(lock, [&] { return inFlight == 0; });
+    pending.fetch_add(1, std::memory_order_relaxed);
+    bool many = job->chunks > 1;
+    queue.push_back(std::move(job));
+    claimable.fetch_add(1, std::memory_order_release);
+    int asleep = sleepers;
+    lock.unlock();
+    if (asleep > 0) {
+      if (many)
+        work.notify_all();
+      else
+        work.notify_one();
+    }
+  }
+
+  /// The caller hashes too until nothing is left to claim, then waits for
+  /// the chunks other threads are still on.
+  void drain() {
+    Sha256 h;
+    double sec = 0;
+    std::shared_ptr<Job> job;
+    size_t c;
+    while (claim(job, c, sec)) {
+      hashChunk(h, *job, c, sec);
+      job.reset();
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      busySec += sec;
+    }
+    for (int i = 0; i < 4096 && pending.load(std::memory_order_acquire); ++i)
+      pause();
+    if (!pending.load(std::memory_order_acquire))
+      return;
+    std::unique_lock<std::mutex> lock(mu);
+    ++drainWaiters;
+    idle.wait(lock, [&] { return pending.load() == 0; });
+    --drainWaiters;
   }
 };
+
+std::mutex TraceRecorder::Pool::spareMu;
+std::vector<TraceRecorder::Pool::Buffer> TraceRecorder::Pool::spare;
+size_t TraceRecorder::Pool::spareBytes = 0;
 
 TraceRecorder::TraceRecorder(std::string dir, bool keepTensors)
     : dir(std::move(dir)), keep(keepTensors) {}
@@ -197,7 +368,7 @@ bool TraceRecorder::begin(ModuleOp module, llvm::ArrayRef<exec::Tensor> inputs,
     in.name = name ? name.str() : "#" + std::to_string(i);
     in.type = inputs[i].type;
     in.shape = inputs[i].shape;
-    in.hash = exec::tensorHash(inputs[i]);
+    in.hash = trace::tensorHash(inputs[i]);
     t.inputs.push_back(std::move(in));
   }
   if (dir.empty())
@@ -264,20 +435,25 @@ void TraceRecorder::recordNode(int64_t index, int32_t numResults,
                      std::to_string(v.dtype);
       return;
     }
-    if (!pool) {
+    int64_t count = numElementsOf(v.rank, v.shape);
+    size_t bytes = (size_t)count * elemBytesOf(v.dtype);
+    if (!pool || bytes <= kInlineBytes) {
+      // Small results are hashed right here: cheaper than a hand-off.
       n.results[r] = tensorHash(v.dtype, v.rank, v.shape, v.data);
       continue;
     }
-    Pool::Job job{&n, (unsigned)r, v.dtype,
-                  std::vector<int64_t>(v.shape, v.shape + v.rank), v.data,
-                  {}, 0};
-    int64_t count = 1;
-    for (int64_t d : job.shape)
-      count *= d;
-    job.bytes = (size_t)count * exec::elemSize((exec::ElemType)v.dtype);
-    if (!lent && job.bytes) {
-      job.owned.resize((job.bytes + 7) / 8);
-      std::memcpy(job.owned.data(), v.data, job.bytes);
+    auto job = std::make_shared<Pool::Job>();
+    job->slot = &n.results[r];
+    job->dtype = v.dtype;
+    job->shape.assign(v.shape, v.shape + v.rank);
+    job->data = v.data;
+    job->bytes = bytes;
+    job->numElements = count;
+    job->chunks = numChunks(v.dtype, count);
+    job->leaves.resize(job->chunks);
+    if (!lent) {
+      job->owned = pool->takeBuffer(bytes);
+      std::memcpy(job->owned.data.get(), v.data, bytes);
     }
     pool->push(std::move(job));
   }

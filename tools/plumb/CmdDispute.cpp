@@ -15,6 +15,7 @@
 #include "plumb/Driver/TensorIO.h"
 #include "plumb/InitAll.h"
 #include "plumb/Interpreter/Interpreter.h"
+#include "plumb/Trace/TensorHasher.h"
 #include "plumb/Trace/Trace.h"
 #include "plumb/Trace/TraceRecorder.h"
 
@@ -272,7 +273,8 @@ int cmdDispute(std::vector<std::string> args) {
         return 1;
       }
       haveInput[i] = true;
-      ropts.knownInputs[i] = exec::tensorHash(inputs[i]);
+      // The trace tensor hash (version 2), as the parties commit to it.
+      ropts.knownInputs[i] = trace::tensorHash(inputs[i]);
     } else if (auto bound = func.getArgAttrOfType<mlir::ElementsAttr>(
                    i, "plumb.bound_value")) {
       if (exec::tensorFromAttr(bound, inputs[i], err))

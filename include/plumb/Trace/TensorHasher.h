@@ -1,10 +1,24 @@
 //===- include/plumb/Trace/TensorHasher.h - Fast canonical tensor hash -*- C++ -*-===//
 //
-// Part of Plumb. The canonical tensor hash of tensor_hash.h (the same bytes,
-// the same digest as plumb_rt_tensor_hash), computed with the CPU's SHA
-// instructions where it has them (x86 SHA-NI; about five times the portable
-// code's speed), because traces hash every node's output and that must stay
-// a small fraction of a run. Elsewhere it is plumb_rt_tensor_hash.
+// Part of Plumb. The tensor hashes of traces (docs/trace.md), computed with
+// the CPU's SHA instructions where it has them (x86 SHA-NI or OpenSSL;
+// about five times the portable code's speed), because traces hash every
+// node's output and that must stay a small fraction of a run.
+//
+// Trace tensor hash (version 2, "plumb-tensor-v2"): the canonical element
+// bytes of tensor_hash.h (little-endian, NaN as 0x7FC00000, bools 0/1) are
+// cut into chunks of kChunkBytes (the last one shorter; none for an empty
+// tensor); each chunk's digest is SHA-256(chunk bytes); the chunk root is
+// the Merkle root (Support/Merkle.h: leaf = SHA-256(0x00 || digest), inner
+// = SHA-256(0x01 || l || r), RFC 6962 splits) over the chunk digests; and
+//
+//   H(t) = SHA-256("plumb-tensor-v2" || dtype u8 || rank u8 || dims u64le
+//                  || chunk root)
+//
+// Chunks are independent, so one tensor is hashed on many threads, and a
+// referee can check one chunk with a Merkle proof (docs/dispute.md). The
+// plain SHA-256 of the whole encoding (plumb_rt_tensor_hash, "v1") stays the
+// hash of `plumb run`'s printed outputs and of constants in graph hashes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PLUMB_TRACE_TENSORHASHER_H
@@ -15,13 +29,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace plumb {
 namespace trace {
 
-/// The SHA-256 implementations, fastest last: portable C++, x86 SHA-NI
-/// (our own), and OpenSSL's libcrypto where Plumb was built with it (it
-/// picks the CPU's SHA instructions on x86 and Arm).
+/// The SHA-256 implementations: portable C++, x86 SHA-NI (our own), and
+/// OpenSSL's libcrypto where Plumb was built with it (it picks the CPU's SHA
+/// instructions on x86 and Arm). The default is our SHA-NI code where the
+/// CPU has it (as fast on chunks, cheaper per small message), else OpenSSL,
+/// else portable.
 enum class Sha256Impl { Portable, ShaNi, OpenSSL };
 
 /// The implementation in use: the fastest available unless selected.
@@ -40,6 +57,8 @@ public:
   Sha256 &operator=(const Sha256 &) = delete;
   void update(const void *data, size_t n);
   Digest finish();
+  /// Starts a new digest with the same context (cheaper than a new object).
+  void reset();
 
 private:
   void *evp = nullptr; // OpenSSL's context, when that is in use
@@ -50,10 +69,46 @@ private:
   void blocks(const uint8_t *p, size_t count);
 };
 
-/// The canonical tensor hash (tensor_hash.h) of a dense row-major tensor.
+/// Chunk size of the trace tensor hash, in bytes of the canonical encoding
+/// (a multiple of every element size: chunks never split an element).
+constexpr size_t kChunkBytes = 16384;
+
+/// Number of elements of a dense shape.
+int64_t numElementsOf(int32_t rank, const int64_t *shape);
+/// Bytes per element of a dtype code (1 f32, 2 i64, 3 i32, 4 bool).
+size_t elemBytesOf(int32_t dtype);
+/// Number of chunks of a tensor of `numElements` elements.
+size_t numChunks(int32_t dtype, int64_t numElements);
+/// First element and element count of chunk `c`.
+void chunkRange(int32_t dtype, int64_t numElements, size_t c, int64_t &first,
+                int64_t &count);
+
+/// Writes the canonical encoding of `count` elements starting at element
+/// `first` of `data` into `out` (count * elemBytesOf(dtype) bytes).
+void encodeElements(int32_t dtype, const void *data, int64_t first,
+                    int64_t count, uint8_t *out);
+/// SHA-256 of the canonical encoding of chunk `c` of `data` (a tensor of
+/// `numElements` elements).
+Digest chunkDigest(int32_t dtype, const void *data, int64_t numElements,
+                   size_t c);
+/// The same with a reusable context (reset first).
+Digest chunkDigestWith(Sha256 &h, int32_t dtype, const void *data,
+                       int64_t numElements, size_t c);
+/// SHA-256 of an already canonical byte string (a chunk on the wire).
+Digest chunkDigestOfBytes(const void *bytes, size_t n);
+/// The Merkle root over chunk digests (the same tree as merkleRoot, with the
+/// fast SHA-256).
+Digest chunkRoot(const std::vector<Digest> &chunkDigests);
+/// The tensor hash from its header and chunk root.
+Digest tensorHashFromRoot(int32_t dtype, int32_t rank, const int64_t *shape,
+                          const Digest &chunkRoot);
+
+/// The trace tensor hash of a dense row-major tensor (one thread).
 Digest tensorHash(int32_t dtype, int32_t rank, const int64_t *shape,
                   const void *data);
 Digest tensorHash(const exec::Tensor &t);
+/// Every chunk digest of a tensor (one thread).
+std::vector<Digest> chunkDigests(const exec::Tensor &t);
 
 } // namespace trace
 } // namespace plumb

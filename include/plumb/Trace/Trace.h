@@ -8,7 +8,8 @@
 // docs/trace.md; this header is its one implementation.
 //
 //   node hash = SHA-256("plumb-node-v1" || u32le(m) || h_0 || ... || h_{m-1})
-//               h_r: the canonical tensor hash of result r (tensor_hash.h)
+//               h_r: the trace tensor hash of result r (TensorHasher.h:
+//               "plumb-tensor-v2", a Merkle root over 16 KiB chunks)
 //   root      = Merkle root (Support/Merkle.h) over the node hashes
 //   run id    = SHA-256("plumb-run-v1" || graph hash || u32le(#inputs)
 //               || input hashes || u64le(#nodes) || root)
@@ -32,7 +33,7 @@ namespace trace {
 /// The manifest's "format" and "version" fields. The version changes with
 /// any change of the manifest, the hashes or the tensor files.
 constexpr const char *kTraceFormat = "plumb-trace";
-constexpr int64_t kTraceVersion = 1;
+constexpr int64_t kTraceVersion = 2;
 
 /// One graph input as the run saw it.
 struct InputRecord {

@@ -14,6 +14,7 @@
 #include "plumb/InitAll.h"
 #include "plumb/Interpreter/Interpreter.h"
 #include "plumb/Support/Nodes.h"
+#include "plumb/Trace/TensorHasher.h"
 #include "plumb/Trace/TraceRecorder.h"
 
 #include "mlir/Parser/Parser.h"
@@ -356,7 +357,8 @@ TEST_F(Disputes, InputsMustAgree) {
   EXPECT_EQ(r.loser(), "none");
   // With the inputs known, the party that ran other inputs loses.
   RefereeOptions known;
-  known.knownInputs = {exec::tensorHash(inputs[0]), exec::tensorHash(inputs[1])};
+  known.knownInputs = {trace::tensorHash(inputs[0]),
+                       trace::tensorHash(inputs[1])};
   r = dispute(a, b, {}, {}, known);
   EXPECT_TRUE(r.error.empty()) << r.error;
   EXPECT_EQ(r.loser(), "B");

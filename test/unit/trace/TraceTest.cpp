@@ -100,25 +100,91 @@ TEST_P(TensorHasher, Sha256MatchesTheRuntimeOnEveryLength) {
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
-TEST_P(TensorHasher, MatchesPlumbRtTensorHash) {
+// The v2 tensor hash against an independent rendering of its definition
+// (docs/trace.md) with the runtime's portable SHA-256 and Support/Merkle:
+// the canonical bytes of plumb_rt_tensor_hash (v1), cut into 16 KiB chunks.
+static Digest referenceTensorHashV2(const exec::Tensor &t) {
+  std::vector<uint8_t> enc;
+  int64_t n = t.numElements();
+  if (t.type == exec::ElemType::F32) {
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t v;
+      std::memcpy(&v, t.as<float>() + i, 4);
+      if ((v & 0x7F800000u) == 0x7F800000u && (v & 0x007FFFFFu))
+        v = 0x7FC00000u;
+      for (int b = 0; b < 4; ++b)
+        enc.push_back((uint8_t)(v >> (8 * b)));
+    }
+  } else if (t.type == exec::ElemType::Bool) {
+    for (int64_t i = 0; i < n; ++i)
+      enc.push_back(t.as<uint8_t>()[i] ? 1 : 0);
+  } else {
+    auto *p = static_cast<const uint8_t *>(t.raw());
+    enc.assign(p, p + t.byteSize());
+  }
+  std::vector<Digest> leaves;
+  for (size_t i = 0; i < enc.size(); i += 16384)
+    leaves.push_back(sha256(enc.data() + i, std::min<size_t>(16384, enc.size() - i)));
+  Digest root = merkleRoot(leaves);
+  std::vector<uint8_t> msg;
+  const char tag[] = "plumb-tensor-v2";
+  msg.insert(msg.end(), tag, tag + 15);
+  msg.push_back((uint8_t)t.type);
+  msg.push_back((uint8_t)t.shape.size());
+  for (int64_t d : t.shape)
+    for (int b = 0; b < 8; ++b)
+      msg.push_back((uint8_t)((uint64_t)d >> (8 * b)));
+  msg.insert(msg.end(), root.begin(), root.end());
+  // The v1 hash is SHA-256 over the same canonical bytes under its own tag.
+  std::vector<uint8_t> v1(tag, tag + 15);
+  v1[14] = '1';
+  v1.push_back((uint8_t)t.type);
+  v1.push_back((uint8_t)t.shape.size());
+  v1.insert(v1.end(), msg.begin() + 17, msg.end() - 32);
+  v1.insert(v1.end(), enc.begin(), enc.end());
+  Digest wantV1;
+  plumb_rt_tensor_hash((int32_t)t.type, (int32_t)t.shape.size(),
+                       t.shape.data(), t.raw(), wantV1.data());
+  EXPECT_EQ(sha256(v1.data(), v1.size()), wantV1) << t.describe();
+  return sha256(msg.data(), msg.size());
+}
+
+TEST_P(TensorHasher, MatchesTheChunkedDefinition) {
   std::mt19937 rng(11);
   for (int32_t dtype : {1, 2, 3, 4})
     for (std::vector<int64_t> shape :
-         {std::vector<int64_t>{}, {0}, {3}, {2, 2049}, {5000}, {1, 3, 7, 11}}) {
+         {std::vector<int64_t>{}, {0}, {3}, {2, 2049}, {5000}, {1, 3, 7, 11},
+          {3, 4096}, {4096}, {4097}, {70001}, {5, 0, 3}}) {
       exec::Tensor t = exec::Tensor::make((exec::ElemType)dtype, shape);
       auto *bytes = static_cast<uint8_t *>(t.raw());
       for (size_t i = 0; i < t.byteSize(); ++i)
         bytes[i] = (uint8_t)rng();
-      if (dtype == 1 && t.numElements() > 2) {
-        uint32_t nan = 0xFFF00001u; // a non-canonical NaN
+      if (dtype == 1 && t.numElements() > 4100) {
+        uint32_t nan = 0xFFF00001u; // non-canonical NaNs, in two chunks
         std::memcpy(t.as<float>() + 1, &nan, 4);
+        std::memcpy(t.as<float>() + 4099, &nan, 4);
       }
-      Digest want;
-      plumb_rt_tensor_hash(dtype, (int32_t)shape.size(), shape.data(), t.raw(),
-                           want.data());
-      EXPECT_EQ(trace::tensorHash(t), want)
+      EXPECT_EQ(trace::tensorHash(t), referenceTensorHashV2(t))
           << "dtype " << dtype << " " << t.describe();
+      // Chunk digests, the chunk root and the header compose to the hash.
+      std::vector<Digest> chunks = trace::chunkDigests(t);
+      EXPECT_EQ(chunks.size(),
+                (t.byteSize() + trace::kChunkBytes - 1) / trace::kChunkBytes);
+      EXPECT_EQ(trace::chunkRoot(chunks), merkleRoot(chunks));
+      EXPECT_EQ(trace::tensorHashFromRoot(dtype, (int32_t)shape.size(),
+                                          shape.data(), trace::chunkRoot(chunks)),
+                trace::tensorHash(t));
     }
+  // A NaN's payload does not change the hash; its chunk is canonical.
+  exec::Tensor a = exec::Tensor::make(exec::ElemType::F32, {9000});
+  for (int i = 0; i < 9000; ++i)
+    a.as<float>()[i] = (float)i;
+  exec::Tensor b = a;
+  uint32_t n1 = 0x7FC00000u, n2 = 0xFF812345u;
+  std::memcpy(a.as<float>() + 8000, &n1, 4);
+  std::memcpy(b.as<float>() + 8000, &n2, 4);
+  EXPECT_EQ(trace::tensorHash(a), trace::tensorHash(b));
+  EXPECT_EQ(trace::chunkDigests(a)[1], trace::chunkDigests(b)[1]);
 }
 
 TEST(RunIdentity, BindsGraphInputsAndRoot) {
@@ -207,8 +273,8 @@ TEST(Manifest, RejectsTampering) {
       err));
   EXPECT_NE(err.find("'run_id'"), std::string::npos) << err;
   EXPECT_FALSE(trace::traceFromJson(
-      replaceFirst(json, "\"version\": 1", "\"version\": 2"), out, err));
-  EXPECT_NE(err.find("unsupported trace version 2"), std::string::npos) << err;
+      replaceFirst(json, "\"version\": 2", "\"version\": 1"), out, err));
+  EXPECT_NE(err.find("unsupported trace version 1"), std::string::npos) << err;
   EXPECT_FALSE(trace::traceFromJson(
       replaceFirst(json, "plumb-trace", "other"), out, err));
   EXPECT_FALSE(trace::traceFromJson("{", out, err));
@@ -330,10 +396,11 @@ TEST_F(SmallRun, RecordsEveryNodeInCanonicalOrder) {
   EXPECT_EQ(t.nodes[2].op, "plumb.split");
   EXPECT_EQ(t.nodes[2].results.size(), 2u);
   EXPECT_EQ(t.nodes[5].op, "plumb.if");
-  // The last nodes produce the outputs: their hashes are the output hashes.
-  EXPECT_EQ(t.nodes[4].results[0], exec::tensorHash(outs[0]));
-  EXPECT_EQ(t.nodes[5].results[0], exec::tensorHash(outs[1]));
-  EXPECT_EQ(t.inputs[0].hash, exec::tensorHash(inputs[0]));
+  // The last nodes produce the outputs: their trace hashes are those of the
+  // outputs.
+  EXPECT_EQ(t.nodes[4].results[0], trace::tensorHash(outs[0]));
+  EXPECT_EQ(t.nodes[5].results[0], trace::tensorHash(outs[1]));
+  EXPECT_EQ(t.inputs[0].hash, trace::tensorHash(inputs[0]));
   EXPECT_EQ(t.inputs[0].name, "x");
   EXPECT_EQ(t.root, merkleRoot(t.nodeHashes()));
   // Recording is deterministic.
@@ -416,8 +483,50 @@ TEST_F(SmallRun, BackgroundHashingGivesTheSameTrace) {
                                           [&] { rec.drain(); }));
     ASSERT_TRUE(rec.finish(0, "", err)) << err;
     EXPECT_EQ(rec.trace().root, inHook.root) << "lent " << lent;
-    EXPECT_GT(rec.backgroundHashSeconds(), 0.0);
+    // This program's results are all small: hashed in the hook.
+    EXPECT_EQ(rec.backgroundHashSeconds(), 0.0);
   }
+}
+
+// Large results are hashed chunk by chunk on every thread (work stealing):
+// any thread count, lent or copied, gives the serial hashes.
+TEST_F(SmallRun, ChunkedBackgroundHashingOfLargeResults) {
+  std::mt19937 rng(5);
+  std::vector<std::vector<exec::Tensor>> results;
+  for (int k = 0; k < 6; ++k) {
+    std::vector<exec::Tensor> rs;
+    int count = k == 2 ? 2 : 1; // the split node has two results
+    for (int r = 0; r < count; ++r) {
+      exec::ElemType type = (k + r) % 3 == 0   ? exec::ElemType::F32
+                            : (k + r) % 3 == 1 ? exec::ElemType::I64
+                                               : exec::ElemType::Bool;
+      // 1 to 30 chunks, rarely a multiple of the chunk size.
+      exec::Tensor t =
+          exec::Tensor::make(type, {(int64_t)(3 + k), (int64_t)(5000 * k + 77)});
+      auto *bytes = static_cast<uint8_t *>(t.raw());
+      for (size_t i = 0; i < t.byteSize(); ++i)
+        bytes[i] = (uint8_t)rng();
+      rs.push_back(std::move(t));
+    }
+    results.push_back(std::move(rs));
+  }
+  for (unsigned threads : {0u, 1u, 2u, 4u})
+    for (bool lent : {false, true}) {
+      trace::TraceRecorder rec("", false);
+      rec.setHashThreads(threads);
+      std::string err;
+      ASSERT_TRUE(rec.begin(*module, inputs, err));
+      for (int k = 0; k < 6; ++k)
+        rec.recordNode(k, results[k], lent);
+      ASSERT_TRUE(rec.finish(0, "", err)) << err;
+      for (int k = 0; k < 6; ++k)
+        for (size_t r = 0; r < results[k].size(); ++r)
+          EXPECT_EQ(rec.trace().nodes[k].results[r],
+                    trace::tensorHash(results[k][r]))
+              << "threads " << threads << " lent " << lent << " node " << k;
+      if (threads)
+        EXPECT_GT(rec.backgroundHashSeconds(), 0.0);
+    }
 }
 
 TEST_F(SmallRun, AbiHookRecordsViews) {
