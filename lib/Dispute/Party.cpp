@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "plumb/Dispute/Party.h"
 
+#include "plumb/Trace/TensorHasher.h"
 #include "plumb/Trace/TraceRecorder.h"
 
 #include <cstring>
@@ -44,9 +45,13 @@ bool parseBehaviour(const std::string &spec, Behaviour &b, std::string &err) {
     b.badTensors = true;
     return true;
   }
+  if (key == "silent-on-tensors" && eq == std::string::npos) {
+    b.silentOnTensors = true;
+    return true;
+  }
   err = "unknown behaviour '" + spec +
         "' (lie-hash=K, inconsistent-hash=K, forge-proof[=N], bad-tensors, "
-        "silent-after=N)";
+        "silent-after=N, silent-on-tensors)";
   return false;
 }
 
@@ -104,6 +109,11 @@ bool TraceParty::respond(const std::string &request, std::string &reply,
   }
   if (b.silentAfter >= 0 && requests > b.silentAfter)
     return false;
+  if (b.silentOnTensors &&
+      (type == "query_tensors" || type == "query_tensor_chunks"))
+    silenced = true;
+  if (silenced)
+    return false;
   if (type == "commit_request") {
     llvm::json::Object r = makeMessage("commit");
     r["trace_version"] = t.version;
@@ -124,6 +134,18 @@ bool TraceParty::respond(const std::string &request, std::string &reply,
   }
   if (type == "query_tensors") {
     reply = answerTensors(req, attachment);
+    return true;
+  }
+  if (type == "query_chunk_root") {
+    reply = answerChunkRoot(req);
+    return true;
+  }
+  if (type == "query_chunk") {
+    reply = answerChunk(req);
+    return true;
+  }
+  if (type == "query_tensor_chunks") {
+    reply = answerTensorChunks(req, attachment);
     return true;
   }
   reply = errorReply("unknown request type '" + type + "'");
@@ -196,6 +218,143 @@ std::string TraceParty::answerTensors(const llvm::json::Object &req,
     out.push_back(std::move(o));
   }
   llvm::json::Object r = makeMessage("tensors");
+  r["items"] = std::move(out);
+  attachment = std::move(data);
+  return serialize(r);
+}
+
+const TraceParty::Kept *TraceParty::kept(const llvm::json::Object &item,
+                                         std::string &err) {
+  auto kind = item.getString("kind");
+  auto index = item.getInteger("index");
+  if (!kind || !index || *index < 0 || (*kind != "input" && *kind != "node")) {
+    err = "a tensor item needs 'kind' (input or node) and 'index'";
+    return nullptr;
+  }
+  bool input = *kind == "input";
+  int64_t result = 0;
+  if (!input) {
+    auto r = item.getInteger("result");
+    if (!r || *r < 0) {
+      err = "a node tensor item needs 'result'";
+      return nullptr;
+    }
+    result = *r;
+  }
+  auto key = std::make_tuple(input, *index, result);
+  auto it = cache.find(key);
+  if (it != cache.end())
+    return &it->second;
+  Kept k;
+  bool ok = input ? trace::loadInputTensor(dir, t, (unsigned)*index, k.tensor, err)
+                  : trace::loadNodeTensor(dir, t, *index, (unsigned)result,
+                                          k.tensor, err);
+  if (!ok)
+    return nullptr;
+  k.chunks = trace::chunkDigests(k.tensor);
+  k.root = merkleRoot(k.chunks);
+  return &cache.emplace(key, std::move(k)).first->second;
+}
+
+std::string TraceParty::answerChunkRoot(const llvm::json::Object &req) {
+  llvm::json::Object item{{"kind", "node"}};
+  if (auto i = req.getInteger("index"))
+    item["index"] = *i;
+  if (auto r = req.getInteger("result"))
+    item["result"] = *r;
+  std::string err;
+  const Kept *k = kept(item, err);
+  if (!k)
+    return errorReply(err);
+  llvm::json::Object r = makeMessage("chunk_root");
+  r["index"] = *item.getInteger("index");
+  r["result"] = *item.getInteger("result");
+  r["chunk_root"] = toHex(k->root);
+  r["num_chunks"] = (int64_t)k->chunks.size();
+  return serialize(r);
+}
+
+std::string TraceParty::answerChunk(const llvm::json::Object &req) {
+  llvm::json::Object item{{"kind", "node"}};
+  if (auto i = req.getInteger("index"))
+    item["index"] = *i;
+  if (auto r = req.getInteger("result"))
+    item["result"] = *r;
+  auto chunk = req.getInteger("chunk");
+  std::string err;
+  const Kept *k = kept(item, err);
+  if (!k)
+    return errorReply(err);
+  if (!chunk || *chunk < 0 || *chunk >= (int64_t)k->chunks.size())
+    return errorReply("query_chunk needs a 'chunk' from 0 to " +
+                      std::to_string((int64_t)k->chunks.size() - 1));
+  llvm::json::Object r = makeMessage("chunk");
+  r["index"] = *item.getInteger("index");
+  r["result"] = *item.getInteger("result");
+  r["chunk"] = *chunk;
+  r["digest"] = toHex(k->chunks[*chunk]);
+  r["proof"] = digestsToJson(merkleProof(k->chunks, (size_t)*chunk));
+  return serialize(r);
+}
+
+std::string TraceParty::answerTensorChunks(const llvm::json::Object &req,
+                                           std::string &attachment) {
+  const llvm::json::Array *items = req.getArray("items");
+  if (!items)
+    return errorReply("query_tensor_chunks needs 'items'");
+  llvm::json::Array out;
+  std::string data; // the attachment, handed over only on success
+  for (const llvm::json::Value &v : *items) {
+    const llvm::json::Object *item = v.getAsObject();
+    std::string err;
+    const Kept *k = item ? kept(*item, err) : nullptr;
+    if (!k)
+      return errorReply(item ? err : "a tensor item is not an object");
+    const exec::Tensor &tensor = k->tensor;
+    llvm::json::Object o = tensorHeader(tensor);
+    o["kind"] = *item->getString("kind");
+    o["index"] = *item->getInteger("index");
+    if (auto r = item->getInteger("result"))
+      o["result"] = *r;
+    o["chunk_root"] = toHex(k->root);
+    int32_t dtype = (int32_t)tensor.type;
+    size_t es = trace::elemBytesOf(dtype);
+    if (item->getBoolean("whole").value_or(false)) {
+      o["whole"] = true;
+      std::string bytes(tensor.byteSize(), '\0');
+      trace::encodeElements(dtype, tensor.raw(), 0, tensor.numElements(),
+                            reinterpret_cast<uint8_t *>(&bytes[0]));
+      if (b.badTensors && !bytes.empty())
+        bytes[0] ^= 1;
+      data += bytes;
+      out.push_back(std::move(o));
+      continue;
+    }
+    const llvm::json::Array *chunks = item->getArray("chunks");
+    if (!chunks)
+      return errorReply("a chunk item needs 'chunks' or 'whole'");
+    llvm::json::Array answers;
+    for (const llvm::json::Value &cv : *chunks) {
+      auto c = cv.getAsInteger();
+      if (!c || *c < 0 || *c >= (int64_t)k->chunks.size())
+        return errorReply("a chunk index is out of range");
+      int64_t first, count;
+      trace::chunkRange(dtype, tensor.numElements(), (size_t)*c, first, count);
+      std::string bytes((size_t)count * es, '\0');
+      trace::encodeElements(dtype, tensor.raw(), first, count,
+                            reinterpret_cast<uint8_t *>(&bytes[0]));
+      if (b.badTensors && !bytes.empty())
+        bytes[0] ^= 1;
+      data += bytes;
+      answers.push_back(llvm::json::Object{
+          {"chunk", *c},
+          {"bytes", (int64_t)bytes.size()},
+          {"proof", digestsToJson(merkleProof(k->chunks, (size_t)*c))}});
+    }
+    o["chunks"] = std::move(answers);
+    out.push_back(std::move(o));
+  }
+  llvm::json::Object r = makeMessage("tensor_chunks");
   r["items"] = std::move(out);
   attachment = std::move(data);
   return serialize(r);

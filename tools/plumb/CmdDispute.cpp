@@ -354,8 +354,21 @@ int cmdDispute(std::vector<std::string> args) {
     o["graph_hash"] = toHex(referee.graphHash());
     o["supplier"] = res.supplier;
     o["reference_hash"] = res.haveReference ? toHex(res.reference) : "";
+    o["sub_node"] = res.subNode;
+    o["whole_node_reason"] = res.wholeNodeReason;
+    o["divergent_result"] = res.divergentResult;
+    o["divergent_chunk"] = res.divergentChunk;
+    o["num_chunks"] = res.numChunks;
+    o["chunk_rounds"] = res.chunkRounds;
+    o["reference_chunk"] =
+        res.haveReferenceChunk ? toHex(res.referenceChunk) : "";
+    o["computed_elements"] = res.computedElements;
+    o["result_elements"] = res.resultElements;
+    o["output_fraction"] = res.outputFraction;
     o["referee_ms"] = res.refereeMs;
     o["node_exec_ms"] = res.nodeExecMs;
+    o["constants_ms"] = res.constantsMs;
+    o["verify_ms"] = res.verifyMs;
     o["wall_ms"] = res.wallMs;
     o["full_run_ms"] = fullMs;
     o["full_run_source"] = fullSource;
@@ -368,6 +381,8 @@ int cmdDispute(std::vector<std::string> args) {
                             {"reason", p.reason},
                             {"root", p.committed ? toHex(p.root) : ""},
                             {"claim", p.hasClaim ? toHex(p.claim) : ""},
+                            {"chunk_claim",
+                             p.hasChunkClaim ? toHex(p.chunkClaim) : ""},
                             {"bytes_sent", (int64_t)p.bytesSent},
                             {"bytes_received", (int64_t)p.bytesReceived}};
       ps[p.name] = std::move(po);
@@ -393,9 +408,15 @@ int cmdDispute(std::vector<std::string> args) {
                 "%llu\n",
                 res.rounds, (long long)referee.numNodes(), res.messages,
                 (unsigned long long)res.bytes);
-    std::printf("referee: executed %d node%s (%.3f ms); referee time %.3f ms",
-                res.executedNodes, res.executedNodes == 1 ? "" : "s",
-                res.nodeExecMs, res.refereeMs);
+    if (res.subNode)
+      std::printf("chunk search: result %d, chunk %lld of %lld, %d rounds\n",
+                  res.divergentResult, (long long)res.divergentChunk,
+                  (long long)res.numChunks, res.chunkRounds);
+    std::printf("referee: executed %d node%s (%.3f ms", res.executedNodes,
+                res.executedNodes == 1 ? "" : "s", res.nodeExecMs);
+    if (res.executedNodes)
+      std::printf(", %.4g%% of its output", 100.0 * res.outputFraction);
+    std::printf("); referee time %.3f ms", res.refereeMs);
     if (fullMs > 0)
       std::printf(" vs full run %.3f ms (%s): %.3f%%", fullMs,
                   fullSource.c_str(), 100.0 * fraction);

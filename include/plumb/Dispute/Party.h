@@ -14,6 +14,8 @@
 #include "plumb/Trace/Trace.h"
 
 #include <cstdio>
+#include <map>
+#include <tuple>
 #include <memory>
 #include <string>
 
@@ -34,6 +36,9 @@ struct Behaviour {
   bool badTensors = false;
   /// silent-after=N: answer the first N requests, then nothing.
   int64_t silentAfter = -1;
+  /// silent-on-tensors: answer nothing from the first request for tensor
+  /// data (query_tensors or query_tensor_chunks) on.
+  bool silentOnTensors = false;
 };
 
 /// Parses one --behave value and adds it to `b`.
@@ -56,6 +61,22 @@ private:
   std::string answerNode(const llvm::json::Object &req);
   std::string answerTensors(const llvm::json::Object &req,
                             std::string &attachment);
+  std::string answerChunkRoot(const llvm::json::Object &req);
+  std::string answerChunk(const llvm::json::Object &req);
+  std::string answerTensorChunks(const llvm::json::Object &req,
+                                 std::string &attachment);
+
+  /// A kept tensor with its chunk digests (loaded once).
+  struct Kept {
+    exec::Tensor tensor;
+    std::vector<Digest> chunks;
+    Digest root{};
+  };
+  /// The tensor an item names ({"kind": "input"|"node", "index", "result"}),
+  /// or null with `err`.
+  const Kept *kept(const llvm::json::Object &item, std::string &err);
+  std::map<std::tuple<bool, int64_t, int64_t>, Kept> cache;
+  bool silenced = false;
 
   std::string dir;
   trace::Trace t;

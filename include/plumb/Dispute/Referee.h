@@ -3,10 +3,14 @@
 // Part of Plumb. The referee of a dispute between two parties that ran the
 // same canonical module on the same inputs and committed to different trace
 // roots (docs/dispute.md): it finds the first node whose output they disagree
-// on by descending their Merkle trees (ceil(log2 n) rounds plus one), has a
-// party supply that node's input tensors (checked against the agreed
-// hashes), re-executes that one node with the reference kernels and says who
-// computed it wrongly. It never runs the model.
+// on by descending their Merkle trees (ceil(log2 n) rounds plus one), then
+// the first chunk of that node's result they disagree on by descending the
+// result's chunk tree, has a party supply the input chunks that chunk reads
+// (checked by Merkle proofs against the agreed hashes), recomputes only
+// those output elements with the reference kernels and says who computed
+// them wrongly (Dispute/Slice.h). Ops without a slicing rule, and disputes
+// where only one party is left to judge, re-execute the whole node. It
+// never runs the model.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PLUMB_DISPUTE_REFEREE_H
@@ -43,6 +47,9 @@ struct PartyReport {
   bool hasClaim = false;
   Digest claim{};
   std::vector<Digest> claimResults;
+  /// Its digest of the divergent chunk (sub-node disputes).
+  bool hasChunkClaim = false;
+  Digest chunkClaim{};
   uint64_t bytesSent = 0;     // referee to party
   uint64_t bytesReceived = 0; // party to referee
 };
@@ -55,7 +62,8 @@ struct DisputeResult {
   int64_t firstDivergent = -1;
   Digest nodeId{};
   std::string op;
-  /// Bisection rounds (Merkle descent plus the final node query).
+  /// Bisection rounds (Merkle descent plus the final node query, then the
+  /// chunk descent plus the final chunk query).
   int rounds = 0;
   /// Requests sent to the parties, all phases.
   int messages = 0;
@@ -68,11 +76,34 @@ struct DisputeResult {
   bool haveReference = false;
   Digest reference{};
   std::vector<Digest> referenceResults;
+  /// Sub-node dispute: the second bisection over the chunks of result
+  /// `divergentResult` of the node found chunk `divergentChunk` of
+  /// `numChunks`, and the referee computed only `computedElements` of the
+  /// result's `resultElements` (the output box covering that chunk).
+  bool subNode = false;
+  /// Why the node was executed whole (when it was).
+  std::string wholeNodeReason;
+  int divergentResult = -1;
+  int64_t divergentChunk = -1;
+  int64_t numChunks = 0;
+  int chunkRounds = 0;
+  int64_t computedElements = 0;
+  int64_t resultElements = 0;
+  bool haveReferenceChunk = false;
+  Digest referenceChunk{};
+  /// Share of the node's output the referee computed (1 when whole).
+  double outputFraction = 0;
   /// The referee's own time (waiting on parties excluded), the time of the
   /// one node execution, and the wall time of the whole protocol.
   double refereeMs = 0;
   double nodeExecMs = 0;
   double wallMs = 0;
+  /// Parts of refereeMs: loading the node's constants from the IR, and
+  /// checking supplied data (hashing tensors and chunks, chunk proofs); the
+  /// rest of it is the protocol (messages, JSON, node and chunk proofs) and
+  /// preparing the operands.
+  double constantsMs = 0;
+  double verifyMs = 0;
   PartyReport parties[2];
   /// What happened, one line per step (the evidence).
   std::vector<std::string> log;

@@ -40,10 +40,10 @@ TEST(Messages, HeaderIsChecked) {
   EXPECT_EQ(type, "query_node");
   EXPECT_EQ(back.getInteger("index"), 3);
   EXPECT_FALSE(parseMessage("[1]", back, type, err));
-  EXPECT_FALSE(parseMessage("{\"protocol\":\"plumb-dispute\",\"version\":2,"
+  EXPECT_FALSE(parseMessage("{\"protocol\":\"plumb-dispute\",\"version\":1,"
                             "\"type\":\"x\"}",
                             back, type, err));
-  EXPECT_NE(err.find("unsupported protocol version 2"), std::string::npos);
+  EXPECT_NE(err.find("unsupported protocol version 1"), std::string::npos);
   EXPECT_FALSE(parseMessage("{\"protocol\":\"other\",\"version\":1,"
                             "\"type\":\"x\"}",
                             back, type, err));
@@ -126,6 +126,8 @@ TEST(Behaviours, Parse) {
   EXPECT_EQ(b.silentAfter, 0);
   ASSERT_TRUE(parseBehaviour("bad-tensors", b, err));
   EXPECT_TRUE(b.badTensors);
+  ASSERT_TRUE(parseBehaviour("silent-on-tensors", b, err));
+  EXPECT_TRUE(b.silentOnTensors);
   ASSERT_TRUE(parseBehaviour("inconsistent-hash=0", b, err));
   for (const char *bad : {"lie-hash", "lie-hash=-1", "forge-proof=0",
                           "bad-tensors=1", "sing", "silent-after=x"})
@@ -139,6 +141,8 @@ protected:
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::vector<exec::Tensor> inputs;
   std::string tmp;
+  /// The element record() flips (0: flipBit's element 0).
+  int64_t flipElement = 0;
 
   void SetUp() override {
     mlir::DialectRegistry registry;
@@ -175,8 +179,14 @@ protected:
       auto it = index.find(op);
       if (it == index.end())
         return;
-      if (it->second == k)
-        EXPECT_TRUE(trace::flipBit(results[0], bit, err));
+      if (it->second == k) {
+        if (flipElement == 0) {
+          EXPECT_TRUE(trace::flipBit(results[0], bit, err));
+        } else { // bit `bit` of element flipElement of a float32 result
+          auto *p = static_cast<uint8_t *>(results[0].raw()) + 4 * flipElement;
+          p[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        }
+      }
       rec.recordNode(it->second, results);
     };
     EXPECT_TRUE(exec::runFunctionWithHook(main, in, outs, err, hook)) << err;
@@ -225,8 +235,24 @@ TEST_F(Disputes, EveryFaultPositionOnEitherSide) {
       EXPECT_EQ(r.loser(), side ? "B" : "A");
       EXPECT_EQ(r.executedNodes, 1);
       EXPECT_LE(r.rounds, maxRounds(6));
-      EXPECT_TRUE(r.haveReference);
-      EXPECT_EQ(r.parties[side ? 0 : 1].claim, r.reference);
+      // matmul, relu and add are sliced: the chunk search finds the chunk
+      // of element 0 (one chunk: no descent), the referee computes it; the
+      // split, the reduction and the if are executed whole.
+      bool sliced = k == 0 || k == 1 || k == 4;
+      EXPECT_EQ(r.subNode, sliced) << r.wholeNodeReason;
+      if (sliced) {
+        EXPECT_TRUE(r.haveReferenceChunk);
+        EXPECT_EQ(r.divergentChunk, 0);
+        EXPECT_EQ(r.chunkRounds, 2); // chunk roots, the chunk
+        EXPECT_EQ(r.parties[side ? 0 : 1].chunkClaim, r.referenceChunk);
+        EXPECT_NE(r.parties[side ? 1 : 0].chunkClaim, r.referenceChunk);
+        EXPECT_GT(r.computedElements, 0);
+        EXPECT_LE(r.computedElements, r.resultElements);
+      } else {
+        EXPECT_TRUE(r.haveReference);
+        EXPECT_EQ(r.parties[side ? 0 : 1].claim, r.reference);
+        EXPECT_EQ(r.outputFraction, 1.0);
+      }
       EXPECT_GT(r.bytes, 0u);
     }
   }
@@ -267,7 +293,13 @@ TEST_F(Disputes, ConsistentLiarIsFoundAndBlamed) {
     EXPECT_EQ(r.firstDivergent, k);
     EXPECT_EQ(r.loser(), "B");
     EXPECT_EQ(r.executedNodes, 1);
-    EXPECT_NE(r.parties[1].reason.find("wrongly"), std::string::npos);
+    // At a sliced node (the matmul) the liar cannot back its hash with a
+    // chunk root (this one fails to answer 'query_chunk_root': its tensor
+    // does not match its claim); elsewhere the re-executed node contradicts
+    // it.
+    EXPECT_NE(r.parties[1].reason.find(k == 0 ? "query_chunk_root" : "wrongly"),
+              std::string::npos)
+        << r.parties[1].reason;
   }
 }
 
@@ -366,3 +398,106 @@ TEST_F(Disputes, InputsMustAgree) {
 }
 
 } // namespace
+
+/// A program whose results span several chunks, for the chunk search.
+class SubNodeDisputes : public Disputes {
+protected:
+  void SetUp() override {
+    Disputes::SetUp();
+    module = mlir::parseSourceString<mlir::ModuleOp>(
+        "func.func @main(%x: tensor<256x64xf32> {plumb.name = \"x\"},"
+        " %w: tensor<64x128xf32> {plumb.name = \"w\"}) -> tensor<256x128xf32> {"
+        " %0 = plumb.matmul %x, %w {tree = #plumb.tree<blocked 16>}"
+        " : (tensor<256x64xf32>, tensor<64x128xf32>) -> tensor<256x128xf32>"
+        " %1 = plumb.relu %0 : tensor<256x128xf32>"
+        " %2 = plumb.add %1, %0 : (tensor<256x128xf32>, tensor<256x128xf32>)"
+        " -> tensor<256x128xf32>"
+        " return %2 : tensor<256x128xf32> }",
+        &ctx);
+    ASSERT_TRUE(module);
+    exec::Tensor x = exec::Tensor::make(exec::ElemType::F32, {256, 64});
+    exec::Tensor w = exec::Tensor::make(exec::ElemType::F32, {64, 128});
+    for (int i = 0; i < 256 * 64; ++i)
+      x.as<float>()[i] = 0.01f * (float)((i * 37) % 101) - 0.5f;
+    for (int i = 0; i < 64 * 128; ++i)
+      w.as<float>()[i] = 0.02f * (float)((i * 53) % 89) - 0.8f;
+    inputs = {x, w};
+  }
+};
+
+TEST_F(SubNodeDisputes, FindsTheChunkAndComputesOnlyIt) {
+  std::string h = record("h");
+  // Node 0 (matmul, 256x128 = 8 chunks): element 30000 is in chunk 7.
+  flipElement = 30000;
+  for (int64_t k = 0; k < 3; ++k) {
+    std::string f = record("f" + std::to_string(k), k, 20);
+    for (int side = 0; side < 2; ++side) {
+      SCOPED_TRACE("node " + std::to_string(k) + " side " + std::to_string(side));
+      DisputeResult r = side ? dispute(h, f) : dispute(f, h);
+      EXPECT_TRUE(r.error.empty()) << r.error;
+      EXPECT_EQ(r.firstDivergent, k);
+      EXPECT_EQ(r.loser(), side ? "B" : "A");
+      EXPECT_TRUE(r.subNode) << r.wholeNodeReason;
+      EXPECT_EQ(r.numChunks, 8);
+      EXPECT_EQ(r.divergentChunk, 7);
+      EXPECT_EQ(r.chunkRounds, 1 + 3 + 1); // roots, descent, the chunk
+      EXPECT_EQ(r.executedNodes, 1);
+      // 32 whole rows of 128: exactly the chunk.
+      EXPECT_EQ(r.computedElements, 4096);
+      EXPECT_DOUBLE_EQ(r.outputFraction, 0.125);
+      EXPECT_EQ(r.parties[side ? 0 : 1].chunkClaim, r.referenceChunk);
+    }
+  }
+}
+
+TEST_F(SubNodeDisputes, FirstDivergentChunkDecides) {
+  // Both faulty at node 2: A at element 20000 (chunk 4), B at element 5
+  // (chunk 0). The first divergent chunk is 0, where only B is wrong; the
+  // referee judges that chunk only.
+  flipElement = 20000;
+  std::string a = record("a", 2, 20);
+  flipElement = 5;
+  std::string b = record("b", 2, 20);
+  DisputeResult r = dispute(a, b);
+  EXPECT_EQ(r.firstDivergent, 2);
+  EXPECT_EQ(r.divergentChunk, 0);
+  EXPECT_EQ(r.loser(), "B");
+  // Both wrong in the same chunk: both lose.
+  flipElement = 4000;
+  std::string c = record("c", 2, 20);
+  r = dispute(b, c);
+  EXPECT_EQ(r.divergentChunk, 0);
+  EXPECT_EQ(r.loser(), "both");
+}
+
+TEST_F(SubNodeDisputes, BadChunksAndSilenceLose) {
+  std::string h = record("h");
+  flipElement = 30000;
+  std::string f = record("f", 1, 20);
+  // A (faulty) supplies chunks that fail their proofs: A loses, B supplies.
+  Behaviour bad;
+  bad.badTensors = true;
+  DisputeResult r = dispute(f, h, bad, {});
+  EXPECT_EQ(r.loser(), "A");
+  EXPECT_NE(r.parties[0].reason.find("Merkle proof"), std::string::npos)
+      << r.parties[0].reason;
+  EXPECT_EQ(r.supplier, "B");
+  EXPECT_TRUE(r.subNode);
+  EXPECT_EQ(r.executedNodes, 1);
+  // A falls silent when asked for tensors: A loses, B supplies.
+  Behaviour silent;
+  silent.silentOnTensors = true;
+  r = dispute(f, h, silent, {});
+  EXPECT_EQ(r.loser(), "A");
+  EXPECT_EQ(r.supplier, "B");
+  EXPECT_TRUE(r.subNode);
+  // A forfeits during the chunk search: B is judged on the whole node.
+  Behaviour quits;
+  quits.silentAfter = 4; // commit, two node rounds, the node: then nothing
+  r = dispute(f, h, quits, {});
+  EXPECT_EQ(r.loser(), "A");
+  EXPECT_FALSE(r.subNode);
+  EXPECT_EQ(r.executedNodes, 1);
+  EXPECT_EQ(r.outputFraction, 1.0);
+  EXPECT_TRUE(r.haveReference);
+}

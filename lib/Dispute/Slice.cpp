@@ -1,0 +1,389 @@
+//===- lib/Dispute/Slice.cpp - Sub-node re-execution ----------------------===//
+//
+// Part of Plumb. See include/plumb/Dispute/Slice.h and docs/dispute.md.
+//
+//===----------------------------------------------------------------------===//
+#include "plumb/Dispute/Slice.h"
+
+#include "dialects/Plumb/IR/PlumbOps.h"
+#include "plumb/Interpreter/Interpreter.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+namespace plumb {
+namespace dispute {
+
+std::vector<int64_t> Box::shape() const {
+  std::vector<int64_t> s(lo.size());
+  for (size_t i = 0; i < lo.size(); ++i)
+    s[i] = hi[i] - lo[i];
+  return s;
+}
+
+int64_t Box::numElements() const {
+  int64_t n = 1;
+  for (size_t i = 0; i < lo.size(); ++i)
+    n *= hi[i] - lo[i];
+  return n;
+}
+
+Box Box::whole(const std::vector<int64_t> &shape) {
+  Box b;
+  b.lo.assign(shape.size(), 0);
+  b.hi = shape;
+  return b;
+}
+
+namespace {
+
+std::vector<int64_t> shapeOf(Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
+}
+
+bool isElementwise(Operation *op) {
+  return isa<NegOp, AbsOp, ReciprocalOp, SqrtOp, ExpOp, LogOp, TanhOp,
+             SigmoidOp, ErfOp, ReluOp, NotOp, HardSigmoidOp, LeakyReluOp,
+             ClipOp, GeluOp, AddOp, SubOp, MulOp, DivOp, PowOp, EqualOp,
+             LessOp, LessOrEqualOp, GreaterOp, GreaterOrEqualOp, AndOp, OrOp,
+             SumOp, MaxOp, MinOp, WhereOp, CastOp>(op);
+}
+
+/// The box of an operand of `shape` that a broadcasting elementwise op
+/// reads for output box `out` (shapes aligned on the right; a dimension of
+/// 1 is broadcast).
+Box broadcastBox(const std::vector<int64_t> &shape, const Box &out) {
+  Box b = Box::whole(shape);
+  size_t r = shape.size(), R = out.lo.size();
+  for (size_t i = 0; i < r; ++i) {
+    size_t o = R - r + i;
+    if (shape[i] != 1) {
+      b.lo[i] = out.lo[o];
+      b.hi[i] = out.hi[o];
+    }
+  }
+  return b;
+}
+
+/// The smallest box of the form (fixed prefix, one range, full suffix) that
+/// covers elements [first, first + count) of a tensor of `shape`; `axis`
+/// receives the ranged axis.
+Box coveringBox(const std::vector<int64_t> &shape, int64_t first, int64_t count,
+                size_t &axis) {
+  size_t r = shape.size();
+  std::vector<int64_t> s(r), e(r);
+  int64_t a = first, b = first + count - 1;
+  for (size_t i = r; i-- > 0;) {
+    s[i] = a % shape[i];
+    a /= shape[i];
+    e[i] = b % shape[i];
+    b /= shape[i];
+  }
+  axis = r ? r - 1 : 0;
+  for (size_t i = 0; i < r; ++i)
+    if (s[i] != e[i]) {
+      axis = i;
+      break;
+    }
+  Box box = Box::whole(shape);
+  for (size_t i = 0; i < r; ++i) {
+    if (i < axis) {
+      box.lo[i] = s[i];
+      box.hi[i] = s[i] + 1;
+    } else if (i == axis) {
+      box.lo[i] = s[i];
+      box.hi[i] = e[i] + 1;
+    }
+  }
+  return box;
+}
+
+} // namespace
+
+bool canSlice(Operation *op, std::string &why) {
+  if (op->getNumResults() != 1 || op->getNumRegions() != 0) {
+    why = "an op with " + std::to_string(op->getNumResults()) +
+          " results or regions is executed whole";
+    return false;
+  }
+  if (isElementwise(op))
+    return true;
+  if (isa<GemmOp>(op))
+    return true;
+  if (isa<MatMulOp>(op)) {
+    if (shapeOf(op->getOperand(0)).size() < 2 ||
+        shapeOf(op->getOperand(1)).size() < 2) {
+      why = "a matmul with a vector operand is executed whole";
+      return false;
+    }
+    return true;
+  }
+  if (auto c = dyn_cast<ConvOp>(op)) {
+    size_t r = shapeOf(c.getInput()).size();
+    if (r != 3 && r != 4) {
+      why = "a conv with other than 1 or 2 spatial dimensions is executed whole";
+      return false;
+    }
+    return true;
+  }
+  why = "'" + op->getName().getStringRef().str() +
+        "' has no sub-node rule and is executed whole";
+  return false;
+}
+
+bool planSlice(Operation *op, int64_t first, int64_t count, SlicePlan &plan,
+               std::string &why) {
+  if (!canSlice(op, why))
+    return false;
+  std::vector<int64_t> outShape = shapeOf(op->getResult(0));
+  int64_t total = 1;
+  for (int64_t d : outShape)
+    total *= d;
+  if (count <= 0 || first < 0 || first + count > total) {
+    why = "the element range is outside the result";
+    return false;
+  }
+  size_t axis;
+  Box out = coveringBox(outShape, first, count, axis);
+  size_t R = outShape.size();
+  plan = SlicePlan();
+
+  if (isElementwise(op)) {
+    plan.out = out;
+    for (Value v : op->getOperands())
+      plan.operands.push_back(broadcastBox(shapeOf(v), out));
+    return true;
+  }
+
+  if (auto g = dyn_cast<GemmOp>(op)) {
+    // Rows of the output; every column (B is read whole either way).
+    if (axis == 1) {
+      out.lo[1] = 0;
+      out.hi[1] = outShape[1];
+    }
+    plan.out = out;
+    std::vector<int64_t> a = shapeOf(g.getA());
+    Box ab = Box::whole(a);
+    int mAxis = g.getTransA() ? 1 : 0;
+    ab.lo[mAxis] = out.lo[0];
+    ab.hi[mAxis] = out.hi[0];
+    plan.operands.push_back(ab);
+    plan.operands.push_back(Box::whole(shapeOf(g.getB())));
+    if (g.getC()) {
+      std::vector<int64_t> c = shapeOf(g.getC());
+      Box cb = Box::whole(c);
+      if (c.size() == 2 && c[0] == outShape[0] && c[0] != 1) {
+        cb.lo[0] = out.lo[0];
+        cb.hi[0] = out.hi[0];
+      }
+      plan.operands.push_back(cb);
+    }
+    return true;
+  }
+
+  if (auto m = dyn_cast<MatMulOp>(op)) {
+    // Every column; whole matrices once a batch axis is ranged.
+    out.lo[R - 1] = 0;
+    out.hi[R - 1] = outShape[R - 1];
+    if (axis < R - 2) {
+      out.lo[R - 2] = 0;
+      out.hi[R - 2] = outShape[R - 2];
+    }
+    plan.out = out;
+    for (int k = 0; k < 2; ++k) {
+      std::vector<int64_t> s = shapeOf(op->getOperand(k));
+      size_t r = s.size();
+      Box b = Box::whole(s);
+      for (size_t i = 0; i + 2 < r; ++i) { // batch axes, broadcast
+        size_t o = R - r + i;
+        if (s[i] != 1) {
+          b.lo[i] = out.lo[o];
+          b.hi[i] = out.hi[o];
+        }
+      }
+      if (k == 0) { // rows of A
+        b.lo[r - 2] = out.lo[R - 2];
+        b.hi[r - 2] = out.hi[R - 2];
+      }
+      plan.operands.push_back(b);
+    }
+    (void)m;
+    return true;
+  }
+
+  auto c = cast<ConvOp>(op);
+  std::vector<int64_t> x = shapeOf(c.getInput()), w = shapeOf(c.getWeight());
+  bool twoD = x.size() == 4;
+  // Whole output rows (every column of a row); conv1d: whole channels.
+  size_t last = R - 1;
+  if (axis == last || !twoD) {
+    out.lo[last] = 0;
+    out.hi[last] = outShape[last];
+  }
+  // Output channels: with groups, widened to whole groups (a slice must
+  // have the same channels per group).
+  int64_t group = c.getGroup();
+  int64_t cog = outShape[1] / group, cig = x[1] / group;
+  int64_t g0 = 0, g1 = 1;
+  if (group > 1) {
+    g0 = out.lo[1] / cog;
+    g1 = (out.hi[1] + cog - 1) / cog;
+    out.lo[1] = g0 * cog;
+    out.hi[1] = g1 * cog;
+  }
+  plan.out = out;
+  auto s = c.getStrides(), p = c.getPads(), d = c.getDilations();
+  Box xb = Box::whole(x);
+  xb.lo[0] = out.lo[0];
+  xb.hi[0] = out.hi[0];
+  if (group > 1) {
+    xb.lo[1] = g0 * cig;
+    xb.hi[1] = g1 * cig;
+  }
+  plan.convPads.assign(p.begin(), p.end());
+  if (twoD) {
+    int64_t H = x[2], kh = w[2];
+    int64_t h0 = out.lo[2], h1 = out.hi[2];
+    int64_t keff = (kh - 1) * d[0] + 1;
+    int64_t want0 = h0 * s[0] - p[0];
+    int64_t want1 = (h1 - 1) * s[0] - p[0] + keff; // one past the last row
+    int64_t r0 = std::max<int64_t>(0, want0), r1 = std::min<int64_t>(H, want1);
+    if (r1 < r0)
+      r1 = r0;
+    xb.lo[2] = r0;
+    xb.hi[2] = r1;
+    int64_t padTop = r0 - want0;
+    int64_t oh = h1 - h0;
+    int64_t padBottom = (oh - 1) * s[0] + keff - (r1 - r0) - padTop;
+    plan.convPads[0] = padTop;
+    plan.convPads[2] = std::max<int64_t>(0, padBottom);
+  }
+  plan.convGroup = g1 - g0;
+  Box wb = Box::whole(w);
+  wb.lo[0] = out.lo[1];
+  wb.hi[0] = out.hi[1];
+  plan.operands.push_back(xb);
+  plan.operands.push_back(wb);
+  if (c.getBias()) {
+    Box bb;
+    bb.lo = {out.lo[1]};
+    bb.hi = {out.hi[1]};
+    plan.operands.push_back(bb);
+  }
+  return true;
+}
+
+std::vector<std::pair<int64_t, int64_t>>
+boxRuns(const std::vector<int64_t> &shape, const Box &b) {
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  size_t r = shape.size();
+  if (b.numElements() == 0)
+    return runs;
+  if (r == 0) {
+    runs.push_back({0, 1});
+    return runs;
+  }
+  std::vector<int64_t> stride(r, 1);
+  for (size_t i = r - 1; i-- > 0;)
+    stride[i] = stride[i + 1] * shape[i + 1];
+  // Axes from `inner` on are whole (except possibly `inner` itself): each
+  // combination of the outer indices is one contiguous run.
+  size_t inner = r - 1;
+  while (inner > 0 && b.lo[inner] == 0 && b.hi[inner] == shape[inner])
+    --inner;
+  int64_t runLen = (b.hi[inner] - b.lo[inner]) * stride[inner];
+  std::vector<int64_t> idx(b.lo.begin(), b.lo.begin() + inner);
+  while (true) {
+    int64_t start = b.lo[inner] * stride[inner];
+    for (size_t i = 0; i < inner; ++i)
+      start += idx[i] * stride[i];
+    if (!runs.empty() && runs.back().second == start)
+      runs.back().second += runLen;
+    else
+      runs.push_back({start, start + runLen});
+    size_t i = inner;
+    while (i > 0) {
+      --i;
+      if (++idx[i] < b.hi[i])
+        break;
+      idx[i] = b.lo[i];
+      if (i == 0)
+        return runs;
+    }
+    if (inner == 0)
+      return runs;
+  }
+}
+
+exec::Tensor extractBox(const exec::Tensor &t, const Box &b) {
+  exec::Tensor out = exec::Tensor::make(t.type, b.shape());
+  size_t es = exec::elemSize(t.type);
+  auto *dst = static_cast<uint8_t *>(out.raw());
+  const auto *src = static_cast<const uint8_t *>(t.raw());
+  for (auto [lo, hi] : boxRuns(t.shape, b)) {
+    std::memcpy(dst, src + lo * es, (size_t)(hi - lo) * es);
+    dst += (hi - lo) * es;
+  }
+  return out;
+}
+
+bool executeSlice(Operation *op, const SlicePlan &plan,
+                  llvm::ArrayRef<const exec::Tensor *> parts, exec::Tensor &out,
+                  std::string &err) {
+  if (parts.size() != op->getNumOperands()) {
+    err = "internal error: wrong number of operand parts";
+    return false;
+  }
+  // A detached copy of the op with the sliced result type (and, for conv,
+  // the pads and group of the slice); the kernels read every other shape
+  // from the tensors they are given.
+  Operation *clone = op->clone();
+  auto rt = cast<RankedTensorType>(op->getResult(0).getType());
+  clone->getResult(0).setType(
+      RankedTensorType::get(plan.out.shape(), rt.getElementType()));
+  if (isa<ConvOp>(op)) {
+    Builder b(op->getContext());
+    clone->setAttr("pads", b.getDenseI64ArrayAttr(plan.convPads));
+    clone->setAttr("group", b.getI64IntegerAttr(plan.convGroup));
+  }
+  std::vector<exec::Tensor> results;
+  bool ok = exec::executeOp(clone, parts, results, err);
+  clone->destroy();
+  if (!ok)
+    return false;
+  if (results.size() != 1 || results[0].shape != plan.out.shape()) {
+    err = "internal error: the sliced op computed another shape";
+    return false;
+  }
+  out = std::move(results[0]);
+  return true;
+}
+
+exec::Tensor gatherRange(const exec::Tensor &outBox, const Box &b,
+                         const std::vector<int64_t> &shape, int64_t first,
+                         int64_t count) {
+  exec::Tensor r = exec::Tensor::make(outBox.type, {count});
+  size_t es = exec::elemSize(outBox.type), rank = shape.size();
+  std::vector<int64_t> bshape = b.shape();
+  auto *dst = static_cast<uint8_t *>(r.raw());
+  const auto *src = static_cast<const uint8_t *>(outBox.raw());
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t f = first + k, off = 0, mul = 1;
+    for (size_t i = rank; i-- > 0;) {
+      int64_t c = f % shape[i];
+      f /= shape[i];
+      off += (c - b.lo[i]) * mul;
+      mul *= bshape[i];
+    }
+    std::memcpy(dst + k * es, src + off * es, es);
+  }
+  return r;
+}
+
+} // namespace dispute
+} // namespace plumb
