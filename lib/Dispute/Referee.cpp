@@ -569,7 +569,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     // The operand parts: constants from the referee's IR; the rest from
     // the chunks a party supplies (the whole tensor where the parts need
     // more than half of its chunks: no proofs to send or check then).
-    std::vector<exec::Tensor> parts(op->getNumOperands());
+    std::vector<exec::Tensor> parts;
     std::vector<std::set<int64_t>> chunkSets(needed.size());
     std::vector<bool> whole(needed.size(), false);
     llvm::DenseMap<Value, size_t> neededIndex;
@@ -584,14 +584,13 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
       exec::elemTypeOf(cast<RankedTensorType>(v.getType()).getElementType(), t);
       return t;
     };
-    for (unsigned k = 0; k < op->getNumOperands(); ++k) {
-      Value v = op->getOperand(k);
+    for (const auto &[v, box] : plan.reads) {
       auto it = neededIndex.find(v);
       if (it == neededIndex.end())
         continue; // a constant
       exec::ElemType t = irType(v);
       int64_t per = (int64_t)(trace::kChunkBytes / exec::elemSize(t));
-      for (auto [b, e] : boxRuns(irShape(v), plan.operands[k]))
+      for (auto [b, e] : boxRuns(irShape(v), box))
         for (int64_t ch = b / per; ch <= (e - 1) / per; ++ch)
           chunkSets[it->second].insert(ch);
     }
@@ -820,14 +819,15 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
                         std::to_string(K) + "; nothing to execute");
       return true;
     }
-    for (unsigned k = 0; k < op->getNumOperands(); ++k) {
-      Value v = op->getOperand(k);
+    parts.resize(plan.reads.size());
+    for (size_t k = 0; k < plan.reads.size(); ++k) {
+      const auto &[v, box] = plan.reads[k];
       auto it = neededIndex.find(v);
       if (it == neededIndex.end()) {
-        parts[k] = extractBox(*env[v], plan.operands[k]);
+        parts[k] = extractBox(*env[v], box);
       } else if (whole[it->second]) {
-        parts[k] = extractBox(wholeTensors[it->second], plan.operands[k]);
-      } else if (!assembleBox(irType(v), irShape(v), plan.operands[k],
+        parts[k] = extractBox(wholeTensors[it->second], box);
+      } else if (!assembleBox(irType(v), irShape(v), box,
                               chunkData[it->second], parts[k])) {
         res.error = "internal error: a needed input chunk is missing";
         return true;

@@ -9,6 +9,7 @@
 #include "plumb/Interpreter/Interpreter.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <cstring>
@@ -103,9 +104,38 @@ Box coveringBox(const std::vector<int64_t> &shape, int64_t first, int64_t count,
   return box;
 }
 
+/// The box operand `k` of an elementwise op or batch_norm reads for output
+/// box `out`.
+Box operandBox(Operation *op, size_t k, const Box &out) {
+  Value v = op->getOperand(k);
+  if (isa<BatchNormOp>(op) && k > 0) { // scale, bias, mean, var: per channel
+    Box b;
+    b.lo = {out.lo[1]};
+    b.hi = {out.hi[1]};
+    return b;
+  }
+  return broadcastBox(shapeOf(v), out);
+}
+
 } // namespace
 
 bool canSlice(Operation *op, std::string &why) {
+  if (auto fused = dyn_cast<FusedOp>(op)) {
+    for (Operation *inner : fused.getChain()) {
+      if (inner->getNumResults() != 1 || inner->getNumRegions() != 0 ||
+          !canSlice(inner, why)) {
+        why = "plumb.fused: " + why;
+        return false;
+      }
+      if (inner != fused.getChain().front() &&
+          !(isElementwise(inner) || isa<BatchNormOp>(inner))) {
+        why = "plumb.fused: '" + inner->getName().getStringRef().str() +
+              "' after the head has no sub-node rule";
+        return false;
+      }
+    }
+    return true;
+  }
   if (op->getNumResults() != 1 || op->getNumRegions() != 0) {
     why = "an op with " + std::to_string(op->getNumResults()) +
           " results or regions is executed whole";
@@ -113,6 +143,13 @@ bool canSlice(Operation *op, std::string &why) {
   }
   if (isElementwise(op))
     return true;
+  if (auto bn = dyn_cast<BatchNormOp>(op)) {
+    if (shapeOf(op->getOperand(0)).size() < 2) {
+      why = "a batch_norm of rank < 2 is executed whole";
+      return false;
+    }
+    return true;
+  }
   if (isa<GemmOp>(op))
     return true;
   if (isa<MatMulOp>(op)) {
@@ -153,10 +190,29 @@ bool planSlice(Operation *op, int64_t first, int64_t count, SlicePlan &plan,
   size_t R = outShape.size();
   plan = SlicePlan();
 
-  if (isElementwise(op)) {
+  if (auto fused = dyn_cast<FusedOp>(op)) {
+    // The head decides the output box; every later body op computes the
+    // same box (it has the result's shape), reading the broadcast or
+    // per-channel parts of its other operands.
+    SmallVector<Operation *> chain = fused.getChain();
+    if (!planSlice(chain.front(), first, count, plan, why))
+      return false;
+    Value prev = chain.front()->getResult(0);
+    for (Operation *inner : llvm::drop_begin(chain)) {
+      for (auto [k, v] : llvm::enumerate(inner->getOperands())) {
+        if (v == prev)
+          continue;
+        plan.reads.push_back({v, operandBox(inner, k, plan.out)});
+      }
+      prev = inner->getResult(0);
+    }
+    return true;
+  }
+
+  if (isElementwise(op) || isa<BatchNormOp>(op)) {
     plan.out = out;
-    for (Value v : op->getOperands())
-      plan.operands.push_back(broadcastBox(shapeOf(v), out));
+    for (auto [k, v] : llvm::enumerate(op->getOperands()))
+      plan.reads.push_back({v, operandBox(op, k, out)});
     return true;
   }
 
@@ -172,8 +228,8 @@ bool planSlice(Operation *op, int64_t first, int64_t count, SlicePlan &plan,
     int mAxis = g.getTransA() ? 1 : 0;
     ab.lo[mAxis] = out.lo[0];
     ab.hi[mAxis] = out.hi[0];
-    plan.operands.push_back(ab);
-    plan.operands.push_back(Box::whole(shapeOf(g.getB())));
+    plan.reads.push_back({g.getA(), ab});
+    plan.reads.push_back({g.getB(), Box::whole(shapeOf(g.getB()))});
     if (g.getC()) {
       std::vector<int64_t> c = shapeOf(g.getC());
       Box cb = Box::whole(c);
@@ -181,7 +237,7 @@ bool planSlice(Operation *op, int64_t first, int64_t count, SlicePlan &plan,
         cb.lo[0] = out.lo[0];
         cb.hi[0] = out.hi[0];
       }
-      plan.operands.push_back(cb);
+      plan.reads.push_back({g.getC(), cb});
     }
     return true;
   }
@@ -210,7 +266,7 @@ bool planSlice(Operation *op, int64_t first, int64_t count, SlicePlan &plan,
         b.lo[r - 2] = out.lo[R - 2];
         b.hi[r - 2] = out.hi[R - 2];
       }
-      plan.operands.push_back(b);
+      plan.reads.push_back({op->getOperand(k), b});
     }
     (void)m;
     return true;
@@ -267,13 +323,13 @@ bool planSlice(Operation *op, int64_t first, int64_t count, SlicePlan &plan,
   Box wb = Box::whole(w);
   wb.lo[0] = out.lo[1];
   wb.hi[0] = out.hi[1];
-  plan.operands.push_back(xb);
-  plan.operands.push_back(wb);
+  plan.reads.push_back({c.getInput(), xb});
+  plan.reads.push_back({c.getWeight(), wb});
   if (c.getBias()) {
     Box bb;
     bb.lo = {out.lo[1]};
     bb.hi = {out.hi[1]};
-    plan.operands.push_back(bb);
+    plan.reads.push_back({c.getBias(), bb});
   }
   return true;
 }
@@ -332,20 +388,17 @@ exec::Tensor extractBox(const exec::Tensor &t, const Box &b) {
   return out;
 }
 
-bool executeSlice(Operation *op, const SlicePlan &plan,
-                  llvm::ArrayRef<const exec::Tensor *> parts, exec::Tensor &out,
-                  std::string &err) {
-  if (parts.size() != op->getNumOperands()) {
-    err = "internal error: wrong number of operand parts";
-    return false;
-  }
+/// Runs one op (not fused) on its operand parts, giving `shape`.
+static bool runSliced(Operation *op, const std::vector<int64_t> &shape,
+                      const SlicePlan &plan,
+                      llvm::ArrayRef<const exec::Tensor *> parts,
+                      exec::Tensor &out, std::string &err) {
   // A detached copy of the op with the sliced result type (and, for conv,
   // the pads and group of the slice); the kernels read every other shape
   // from the tensors they are given.
   Operation *clone = op->clone();
   auto rt = cast<RankedTensorType>(op->getResult(0).getType());
-  clone->getResult(0).setType(
-      RankedTensorType::get(plan.out.shape(), rt.getElementType()));
+  clone->getResult(0).setType(RankedTensorType::get(shape, rt.getElementType()));
   if (isa<ConvOp>(op)) {
     Builder b(op->getContext());
     clone->setAttr("pads", b.getDenseI64ArrayAttr(plan.convPads));
@@ -356,11 +409,49 @@ bool executeSlice(Operation *op, const SlicePlan &plan,
   clone->destroy();
   if (!ok)
     return false;
-  if (results.size() != 1 || results[0].shape != plan.out.shape()) {
+  if (results.size() != 1 || results[0].shape != shape) {
     err = "internal error: the sliced op computed another shape";
     return false;
   }
   out = std::move(results[0]);
+  return true;
+}
+
+bool executeSlice(Operation *op, const SlicePlan &plan,
+                  llvm::ArrayRef<const exec::Tensor *> parts, exec::Tensor &out,
+                  std::string &err) {
+  if (parts.size() != plan.reads.size()) {
+    err = "internal error: wrong number of operand parts";
+    return false;
+  }
+  std::vector<int64_t> shape = plan.out.shape();
+  auto fused = dyn_cast<FusedOp>(op);
+  if (!fused)
+    return runSliced(op, shape, plan, parts, out, err);
+  // The chain, op by op on the same box, as the interpreter runs it whole.
+  size_t next = 0;
+  exec::Tensor prev;
+  Value prevValue;
+  for (Operation *inner : fused.getChain()) {
+    std::vector<const exec::Tensor *> ins;
+    for (Value v : inner->getOperands()) {
+      if (prevValue && v == prevValue) {
+        ins.push_back(&prev);
+      } else {
+        if (next >= parts.size()) {
+          err = "internal error: too few operand parts";
+          return false;
+        }
+        ins.push_back(parts[next++]);
+      }
+    }
+    exec::Tensor r;
+    if (!runSliced(inner, shape, plan, ins, r, err))
+      return false;
+    prev = std::move(r);
+    prevValue = inner->getResult(0);
+  }
+  out = std::move(prev);
   return true;
 }
 

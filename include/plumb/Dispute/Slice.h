@@ -12,11 +12,13 @@
 //
 // Sliced ops: elementwise unary, binary and variadic ops with broadcasting,
 // where, cast (each output element reads the same or the broadcast
-// element); matmul (rows of A, the whole matrices of B of the batch);
-// gemm (rows of A, all of B and the rows of C); conv (the input window of
-// the output rows, over all input channels of their groups, and the
-// weights and biases of their output channels). Every other op, and any op
-// with more than one result or with regions, is executed whole.
+// element); batch_norm (per channel); matmul (rows of A, the whole matrices
+// of B of the batch); gemm (rows of A, all of B and the rows of C); conv
+// (the input window of the output rows, over all input channels of their
+// groups, and the weights and biases of their output channels); plumb.fused
+// (its head sliced as above, then every body op on the same output box).
+// Every other op, and any op with more than one result or other regions,
+// is executed whole.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PLUMB_DISPUTE_SLICE_H
@@ -47,9 +49,13 @@ struct Box {
 struct SlicePlan {
   /// The output elements computed: covers the range.
   Box out;
-  /// The part of each operand the computation reads, in operand order.
-  std::vector<Box> operands;
-  /// For conv: the pads and group of the sliced op.
+  /// The parts of values defined outside the node that the computation
+  /// reads, in the order executeSlice consumes them: for an op, its
+  /// operands in order; for a plumb.fused node, the operands from outside
+  /// of each body op in order (a value may appear more than once).
+  std::vector<std::pair<mlir::Value, Box>> reads;
+  /// For a conv (or a fused node's conv head): the pads and group of the
+  /// sliced op.
   std::vector<int64_t> convPads;
   int64_t convGroup = 0;
 };
@@ -71,8 +77,8 @@ exec::Tensor extractBox(const exec::Tensor &t, const Box &b);
 std::vector<std::pair<int64_t, int64_t>>
 boxRuns(const std::vector<int64_t> &shape, const Box &b);
 
-/// Runs `op` on the operand parts `parts` (plan.operands' boxes, in operand
-/// order), giving the output box `out` (a tensor of plan.out.shape()).
+/// Runs `op` on `parts` (the boxes of plan.reads, in that order), giving the
+/// output box `out` (a tensor of plan.out.shape()).
 bool executeSlice(mlir::Operation *op, const SlicePlan &plan,
                   llvm::ArrayRef<const exec::Tensor *> parts, exec::Tensor &out,
                   std::string &err);

@@ -77,12 +77,10 @@ struct SliceTest : ::testing::Test {
       }
       args.push_back(std::move(x));
     }
-    std::vector<const exec::Tensor *> ptrs;
-    for (auto &a : args)
-      ptrs.push_back(&a);
+    // The whole node, as a run computes it (@main returns its result).
     std::vector<exec::Tensor> full;
     std::string err;
-    EXPECT_TRUE(exec::executeOp(op, ptrs, full, err)) << err;
+    EXPECT_TRUE(exec::runFunction(main, args, full, err)) << err;
     if (full.empty())
       return 0;
     const exec::Tensor &y = full[0];
@@ -96,8 +94,9 @@ struct SliceTest : ::testing::Test {
       std::string why;
       EXPECT_TRUE(planSlice(op, first, count, plan, why)) << why;
       std::vector<exec::Tensor> parts;
-      for (size_t k = 0; k < args.size(); ++k)
-        parts.push_back(extractBox(args[k], plan.operands[k]));
+      for (const auto &[v, box] : plan.reads)
+        parts.push_back(extractBox(
+            args[mlir::cast<mlir::BlockArgument>(v).getArgNumber()], box));
       std::vector<const exec::Tensor *> pp;
       for (auto &p : parts)
         pp.push_back(&p);
@@ -176,6 +175,40 @@ TEST_F(SliceTest, ConvInputWindowOfOutputRows) {
         " %0 = plumb.conv %x, %w {strides = array<i64: 2>, pads = array<i64: 0, 0>, dilations = array<i64: 1>, group = 1 : i64, tree = #plumb.tree<blocked 256>}"
         " : (tensor<2x3x20xf32>, tensor<4x3x5xf32>) -> tensor<2x4x8xf32>"
         " return %0 : tensor<2x4x8xf32> }");
+}
+
+TEST_F(SliceTest, BatchNormPerChannel) {
+  check("(%x: tensor<2x6x5x7xf32>, %s: tensor<6xf32>, %b: tensor<6xf32>, %m: tensor<6xf32>, %v: tensor<6xf32>) -> tensor<2x6x5x7xf32> {"
+        " %0 = plumb.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-05 : f32}"
+        " : (tensor<2x6x5x7xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<2x6x5x7xf32>"
+        " return %0 : tensor<2x6x5x7xf32> }");
+}
+
+TEST_F(SliceTest, FusedThroughItsBody) {
+  // conv head, then relu and an add of another value: every body op on the
+  // head's output box.
+  double f = check(
+      "(%x: tensor<1x3x16x16xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<8xf32>, %r: tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32> {"
+      " %0 = plumb.fused -> tensor<1x8x16x16xf32> {"
+      "   %c = plumb.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, tree = #plumb.tree<blocked 7>}"
+      "     : (tensor<1x3x16x16xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<1x8x16x16xf32>"
+      "   %a = plumb.add %r, %c : (tensor<1x8x16x16xf32>, tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32>"
+      "   %y = plumb.relu %a : tensor<1x8x16x16xf32>"
+      "   plumb.yield %y : tensor<1x8x16x16xf32>"
+      " }"
+      " return %0 : tensor<1x8x16x16xf32> }",
+      60, 40);
+  EXPECT_LT(f, 0.1);
+  // gemm head, batch_norm-free elementwise tail with a broadcast operand.
+  check("(%a: tensor<20x9xf32>, %b: tensor<9x6xf32>, %s: tensor<6xf32>) -> tensor<20x6xf32> {"
+        " %0 = plumb.fused -> tensor<20x6xf32> {"
+        "   %g = plumb.gemm %a, %b {alpha = 1.0 : f32, beta = 1.0 : f32, trans_a = false, trans_b = false, tree = #plumb.tree<blocked 256>}"
+        "     : (tensor<20x9xf32>, tensor<9x6xf32>) -> tensor<20x6xf32>"
+        "   %m = plumb.mul %g, %s : (tensor<20x6xf32>, tensor<6xf32>) -> tensor<20x6xf32>"
+        "   %y = plumb.sigmoid %m : tensor<20x6xf32>"
+        "   plumb.yield %y : tensor<20x6xf32>"
+        " }"
+        " return %0 : tensor<20x6xf32> }");
 }
 
 TEST_F(SliceTest, BoxRunsAndExtraction) {
