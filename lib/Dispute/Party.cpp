@@ -8,6 +8,8 @@
 #include "plumb/Trace/TensorHasher.h"
 #include "plumb/Trace/TraceRecorder.h"
 
+#include "llvm/Support/FileSystem.h"
+
 #include <cstring>
 
 namespace plumb {
@@ -63,6 +65,12 @@ std::unique_ptr<TraceParty> TraceParty::open(const std::string &dir,
   p->b = b;
   if (!trace::readTrace(dir, p->t, err))
     return nullptr;
+  // The chunk digests answer chunk searches without the tensors.
+  if (llvm::sys::fs::exists(trace::chunksPath(dir))) {
+    if (!trace::readChunkFile(dir, p->t, err))
+      return nullptr;
+    p->haveChunks = true;
+  }
   int64_t n = (int64_t)p->t.nodes.size();
   for (int64_t k : {b.lieHash, b.inconsistentHash})
     if (k >= n) {
@@ -256,44 +264,55 @@ const TraceParty::Kept *TraceParty::kept(const llvm::json::Object &item,
   return &cache.emplace(key, std::move(k)).first->second;
 }
 
-std::string TraceParty::answerChunkRoot(const llvm::json::Object &req) {
+const std::vector<Digest> *TraceParty::resultChunks(const llvm::json::Object &req,
+                                                    std::string &err) {
+  auto index = req.getInteger("index");
+  auto result = req.getInteger("result");
+  if (haveChunks) {
+    if (!index || !result || *index < 0 || *index >= (int64_t)t.nodes.size() ||
+        *result < 0 || *result >= (int64_t)t.nodes[*index].results.size()) {
+      err = "the trace has no such node result";
+      return nullptr;
+    }
+    return &t.nodes[*index].resultChunks[*result];
+  }
   llvm::json::Object item{{"kind", "node"}};
-  if (auto i = req.getInteger("index"))
-    item["index"] = *i;
-  if (auto r = req.getInteger("result"))
-    item["result"] = *r;
-  std::string err;
+  if (index)
+    item["index"] = *index;
+  if (result)
+    item["result"] = *result;
   const Kept *k = kept(item, err);
-  if (!k)
+  return k ? &k->chunks : nullptr;
+}
+
+std::string TraceParty::answerChunkRoot(const llvm::json::Object &req) {
+  std::string err;
+  const std::vector<Digest> *chunks = resultChunks(req, err);
+  if (!chunks)
     return errorReply(err);
   llvm::json::Object r = makeMessage("chunk_root");
-  r["index"] = *item.getInteger("index");
-  r["result"] = *item.getInteger("result");
-  r["chunk_root"] = toHex(k->root);
-  r["num_chunks"] = (int64_t)k->chunks.size();
+  r["index"] = *req.getInteger("index");
+  r["result"] = *req.getInteger("result");
+  r["chunk_root"] = toHex(trace::chunkRoot(*chunks));
+  r["num_chunks"] = (int64_t)chunks->size();
   return serialize(r);
 }
 
 std::string TraceParty::answerChunk(const llvm::json::Object &req) {
-  llvm::json::Object item{{"kind", "node"}};
-  if (auto i = req.getInteger("index"))
-    item["index"] = *i;
-  if (auto r = req.getInteger("result"))
-    item["result"] = *r;
   auto chunk = req.getInteger("chunk");
   std::string err;
-  const Kept *k = kept(item, err);
-  if (!k)
+  const std::vector<Digest> *chunks = resultChunks(req, err);
+  if (!chunks)
     return errorReply(err);
-  if (!chunk || *chunk < 0 || *chunk >= (int64_t)k->chunks.size())
+  if (!chunk || *chunk < 0 || *chunk >= (int64_t)chunks->size())
     return errorReply("query_chunk needs a 'chunk' from 0 to " +
-                      std::to_string((int64_t)k->chunks.size() - 1));
+                      std::to_string((int64_t)chunks->size() - 1));
   llvm::json::Object r = makeMessage("chunk");
-  r["index"] = *item.getInteger("index");
-  r["result"] = *item.getInteger("result");
+  r["index"] = *req.getInteger("index");
+  r["result"] = *req.getInteger("result");
   r["chunk"] = *chunk;
-  r["digest"] = toHex(k->chunks[*chunk]);
-  r["proof"] = digestsToJson(merkleProof(k->chunks, (size_t)*chunk));
+  r["digest"] = toHex((*chunks)[*chunk]);
+  r["proof"] = digestsToJson(merkleProof(*chunks, (size_t)*chunk));
   return serialize(r);
 }
 

@@ -165,7 +165,7 @@ bool queryNode(Session &s, int p, int64_t index, int64_t numNodes,
     s.lose(p, "malformed answer for node " + std::to_string(index));
     return false;
   }
-  if (!merkleVerify(s.res.parties[p].root, (size_t)numNodes, (size_t)index,
+  if (!trace::merkleVerifyFast(s.res.parties[p].root, (size_t)numNodes, (size_t)index,
                     out.hash, out.proof)) {
     s.lose(p, "invalid Merkle proof for node " + std::to_string(index) +
                   " against its root " + toHex(s.res.parties[p].root));
@@ -196,7 +196,7 @@ bool queryChunk(Session &s, int p, int64_t node, int64_t chunk,
                   " of node " + std::to_string(node));
     return false;
   }
-  if (!merkleVerify(root, (size_t)numChunks, (size_t)chunk, out.digest,
+  if (!trace::merkleVerifyFast(root, (size_t)numChunks, (size_t)chunk, out.digest,
                     out.proof)) {
     s.lose(p, "invalid Merkle proof for chunk " + std::to_string(chunk) +
                   " of node " + std::to_string(node) +
@@ -791,7 +791,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
           }
           auto tv = Clock::now();
           Digest d = trace::chunkDigestOfBytes(bytes.data(), bytes.size());
-          bool proven = merkleVerify(expect[i].root, (size_t)expect[i].numChunks,
+          bool proven = trace::merkleVerifyFast(expect[i].root, (size_t)expect[i].numChunks,
                                      (size_t)ci, d, proof);
           res.verifyMs += msSince(tv);
           if (!proven) {

@@ -404,6 +404,55 @@ Digest chunkRoot(const std::vector<Digest> &chunkDigests) {
   return rootRec(h, chunkDigests.data(), chunkDigests.size());
 }
 
+static Digest innerHash(Sha256 &h, const Digest &l, const Digest &r) {
+  uint8_t buf[65];
+  buf[0] = 0x01;
+  std::memcpy(buf + 1, l.data(), 32);
+  std::memcpy(buf + 33, r.data(), 32);
+  h.reset();
+  h.update(buf, 65);
+  return h.finish();
+}
+
+// As Merkle.cpp's verifyRec: the same splits top-down, siblings leaf up.
+static bool verifyRec(Sha256 &h, size_t n, size_t index, const Digest &leaf,
+                      const std::vector<Digest> &proof, size_t &pos,
+                      Digest &out) {
+  if (n == 1) {
+    out = leaf;
+    return true;
+  }
+  size_t k = splitPoint(n);
+  Digest sub;
+  if (index < k) {
+    if (!verifyRec(h, k, index, leaf, proof, pos, sub) || pos >= proof.size())
+      return false;
+    out = innerHash(h, sub, proof[pos++]);
+  } else {
+    if (!verifyRec(h, n - k, index - k, leaf, proof, pos, sub) ||
+        pos >= proof.size())
+      return false;
+    out = innerHash(h, proof[pos++], sub);
+  }
+  return true;
+}
+
+bool merkleVerifyFast(const Digest &root, size_t size, size_t index,
+                      const Digest &item, const std::vector<Digest> &proof) {
+  if (size == 0 || index >= size)
+    return false;
+  Sha256 h;
+  uint8_t buf[33];
+  buf[0] = 0x00;
+  std::memcpy(buf + 1, item.data(), 32);
+  h.update(buf, 33);
+  Digest leaf = h.finish(), got;
+  size_t pos = 0;
+  if (!verifyRec(h, size, index, leaf, proof, pos, got))
+    return false;
+  return pos == proof.size() && got == root;
+}
+
 Digest tensorHashFromRoot(int32_t dtype, int32_t rank, const int64_t *shape,
                           const Digest &root) {
   Sha256 h;
@@ -445,6 +494,11 @@ Digest tensorHash(const exec::Tensor &t) {
 
 std::vector<Digest> chunkDigests(const exec::Tensor &t) {
   return digestsOf((int32_t)t.type, t.numElements(), t.raw());
+}
+
+std::vector<Digest> chunkDigests(int32_t dtype, int64_t numElements,
+                                 const void *data) {
+  return digestsOf(dtype, numElements, data);
 }
 
 } // namespace trace

@@ -15,6 +15,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
+#include <cstring>
 
 namespace plumb {
 namespace trace {
@@ -95,6 +96,136 @@ std::string nodeTensorPath(const std::string &dir, int64_t node,
 
 std::string inputTensorPath(const std::string &dir, unsigned input) {
   return dir + "/tensors/input-" + std::to_string(input) + ".npy";
+}
+
+std::string chunksPath(const std::string &dir) { return dir + "/chunks.bin"; }
+
+static const char kChunkMagic[8] = {'P', 'L', 'M', 'B', 'C', 'H', 'K', '1'};
+
+bool writeChunkFile(const std::string &dir, const Trace &t, std::string &err) {
+  std::string data(kChunkMagic, 8);
+  auto u64 = [&](uint64_t v) {
+    for (int i = 0; i < 8; ++i)
+      data += (char)(uint8_t)(v >> (8 * i));
+  };
+  for (const NodeRecord &n : t.nodes) {
+    if (n.resultChunks.size() != n.results.size()) {
+      err = "internal error: node " + std::to_string(n.index) +
+            " has no chunk digests";
+      return false;
+    }
+    for (size_t r = 0; r < n.results.size(); ++r) {
+      data += (char)(uint8_t)n.resultTypes[r];
+      data += (char)(uint8_t)n.resultShapes[r].size();
+      for (int64_t d : n.resultShapes[r])
+        u64((uint64_t)d);
+      u64(n.resultChunks[r].size());
+      for (const Digest &d : n.resultChunks[r])
+        data.append(reinterpret_cast<const char *>(d.data()), 32);
+    }
+  }
+  std::string path = chunksPath(dir), tmp = path + ".tmp-plumb";
+  std::error_code ec;
+  {
+    llvm::raw_fd_ostream os(tmp, ec);
+    if (ec) {
+      err = "cannot write '" + path + "': " + ec.message();
+      return false;
+    }
+    os << data;
+    os.close();
+    if (os.has_error()) {
+      err = "cannot write '" + path + "': " + os.error().message();
+      os.clear_error();
+      llvm::sys::fs::remove(tmp);
+      return false;
+    }
+  }
+  if ((ec = llvm::sys::fs::rename(tmp, path))) {
+    err = "cannot write '" + path + "': " + ec.message();
+    llvm::sys::fs::remove(tmp);
+    return false;
+  }
+  return true;
+}
+
+bool readChunkFile(const std::string &dir, Trace &t, std::string &err) {
+  std::string path = chunksPath(dir);
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf) {
+    err = "cannot read '" + path + "': " + buf.getError().message();
+    return false;
+  }
+  llvm::StringRef data = (*buf)->getBuffer();
+  size_t pos = 0;
+  auto bad = [&](const std::string &why) {
+    err = "'" + path + "': " + why;
+    return false;
+  };
+  auto take = [&](size_t n, const char *&p) {
+    if (data.size() - pos < n)
+      return false;
+    p = data.data() + pos;
+    pos += n;
+    return true;
+  };
+  auto u64 = [&](uint64_t &v) {
+    const char *p;
+    if (!take(8, p))
+      return false;
+    v = 0;
+    for (int i = 0; i < 8; ++i)
+      v |= (uint64_t)(uint8_t)p[i] << (8 * i);
+    return true;
+  };
+  const char *p;
+  if (!take(8, p) || std::memcmp(p, kChunkMagic, 8) != 0)
+    return bad("not a chunk digest file");
+  for (NodeRecord &n : t.nodes) {
+    n.resultTypes.clear();
+    n.resultShapes.clear();
+    n.resultChunks.clear();
+    for (size_t r = 0; r < n.results.size(); ++r) {
+      std::string where = "node " + std::to_string(n.index) + " result " +
+                          std::to_string(r);
+      if (!take(2, p))
+        return bad("truncated at " + where);
+      int32_t dtype = (uint8_t)p[0];
+      size_t rank = (uint8_t)p[1];
+      if (dtype < 1 || dtype > 4)
+        return bad(where + ": unknown dtype");
+      std::vector<int64_t> shape(rank);
+      uint64_t numel = 1;
+      for (size_t i = 0; i < rank; ++i) {
+        uint64_t d;
+        if (!u64(d) || d > (uint64_t(1) << 40))
+          return bad("truncated or insane dimension at " + where);
+        shape[i] = (int64_t)d;
+        numel = d && numel > (uint64_t(1) << 40) / d ? (uint64_t(1) << 41)
+                                                     : numel * d;
+      }
+      uint64_t count;
+      if (!u64(count) || numel > (uint64_t(1) << 40) ||
+          count != numChunks(dtype, (int64_t)numel))
+        return bad(where + ": wrong chunk count");
+      std::vector<Digest> ds(count);
+      for (Digest &d : ds) {
+        if (!take(32, p))
+          return bad("truncated at " + where);
+        std::memcpy(d.data(), p, 32);
+      }
+      if (tensorHashFromRoot(dtype, (int32_t)rank, shape.data(),
+                             chunkRoot(ds)) != n.results[r])
+        return bad(where + ": the chunk digests do not give the result hash "
+                           "in trace.json");
+      n.resultTypes.push_back(dtype);
+      n.resultShapes.push_back(std::move(shape));
+      n.resultChunks.push_back(std::move(ds));
+    }
+  }
+  if (pos != data.size())
+    return bad("trailing bytes");
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

@@ -82,6 +82,7 @@ struct TraceRecorder::Pool {
   };
   struct Job {
     Digest *slot = nullptr;
+    std::vector<Digest> *chunksSlot = nullptr; // receives the leaves
     int32_t dtype = 1;
     std::vector<int64_t> shape;
     const void *data = nullptr;
@@ -167,6 +168,7 @@ struct TraceRecorder::Pool {
   void complete(Job &job) {
     *job.slot = tensorHashFromRoot(job.dtype, (int32_t)job.shape.size(),
                                    job.shape.data(), chunkRoot(job.leaves));
+    *job.chunksSlot = std::move(job.leaves);
     bool wake;
     {
       std::lock_guard<std::mutex> lock(mu);
@@ -426,6 +428,9 @@ void TraceRecorder::recordNode(int64_t index, int32_t numResults,
   }
   NodeRecord &n = t.nodes[next++];
   n.results.assign(numResults, Digest{});
+  n.resultTypes.assign(numResults, 0);
+  n.resultShapes.assign(numResults, {});
+  n.resultChunks.assign(numResults, {});
   for (int32_t r = 0; r < numResults; ++r) {
     const plumb_tensor_view &v = results[r];
     if (!validDtype(v.dtype)) {
@@ -437,13 +442,18 @@ void TraceRecorder::recordNode(int64_t index, int32_t numResults,
     }
     int64_t count = numElementsOf(v.rank, v.shape);
     size_t bytes = (size_t)count * elemBytesOf(v.dtype);
+    n.resultTypes[r] = v.dtype;
+    n.resultShapes[r].assign(v.shape, v.shape + v.rank);
     if (!pool || bytes <= kInlineBytes) {
       // Small results are hashed right here: cheaper than a hand-off.
-      n.results[r] = tensorHash(v.dtype, v.rank, v.shape, v.data);
+      n.resultChunks[r] = chunkDigests(v.dtype, count, v.data);
+      n.results[r] = tensorHashFromRoot(v.dtype, v.rank, v.shape,
+                                        chunkRoot(n.resultChunks[r]));
       continue;
     }
     auto job = std::make_shared<Pool::Job>();
     job->slot = &n.results[r];
+    job->chunksSlot = &n.resultChunks[r];
     job->dtype = v.dtype;
     job->shape.assign(v.shape, v.shape + v.rank);
     job->data = v.data;
@@ -504,7 +514,7 @@ bool TraceRecorder::finish(double runMs, const std::string &note,
   sealTrace(t);
   if (dir.empty())
     return true;
-  return writeTrace(dir, t, err);
+  return writeChunkFile(dir, t, err) && writeTrace(dir, t, err);
 }
 
 //===----------------------------------------------------------------------===//

@@ -77,6 +77,12 @@ private:
   const Kept *kept(const llvm::json::Object &item, std::string &err);
   std::map<std::tuple<bool, int64_t, int64_t>, Kept> cache;
   bool silenced = false;
+  /// Whether chunks.bin was read (every node result's chunk digests).
+  bool haveChunks = false;
+  /// The chunk digests of the node result a request names ("index",
+  /// "result"): from chunks.bin, else from the kept tensor.
+  const std::vector<Digest> *resultChunks(const llvm::json::Object &req,
+                                          std::string &err);
 
   std::string dir;
   trace::Trace t;

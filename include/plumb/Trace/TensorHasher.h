@@ -99,6 +99,10 @@ Digest chunkDigestOfBytes(const void *bytes, size_t n);
 /// The Merkle root over chunk digests (the same tree as merkleRoot, with the
 /// fast SHA-256).
 Digest chunkRoot(const std::vector<Digest> &chunkDigests);
+/// merkleVerify (Support/Merkle.h) with the fast SHA-256: the referee
+/// checks many proofs.
+bool merkleVerifyFast(const Digest &root, size_t size, size_t index,
+                      const Digest &item, const std::vector<Digest> &proof);
 /// The tensor hash from its header and chunk root.
 Digest tensorHashFromRoot(int32_t dtype, int32_t rank, const int64_t *shape,
                           const Digest &chunkRoot);
@@ -109,6 +113,8 @@ Digest tensorHash(int32_t dtype, int32_t rank, const int64_t *shape,
 Digest tensorHash(const exec::Tensor &t);
 /// Every chunk digest of a tensor (one thread).
 std::vector<Digest> chunkDigests(const exec::Tensor &t);
+std::vector<Digest> chunkDigests(int32_t dtype, int64_t numElements,
+                                 const void *data);
 
 } // namespace trace
 } // namespace plumb

@@ -51,6 +51,11 @@ struct NodeRecord {
   std::string op;
   std::vector<Digest> results;
   Digest hash{};
+  /// Per result: its dtype code, shape and chunk digests (written to
+  /// chunks.bin; empty when not known, e.g. after reading trace.json).
+  std::vector<int32_t> resultTypes;
+  std::vector<std::vector<int64_t>> resultShapes;
+  std::vector<std::vector<Digest>> resultChunks;
 };
 
 struct Trace {
@@ -87,6 +92,16 @@ std::string manifestPath(const std::string &dir);
 std::string nodeTensorPath(const std::string &dir, int64_t node,
                            unsigned result);
 std::string inputTensorPath(const std::string &dir, unsigned input);
+std::string chunksPath(const std::string &dir);
+
+/// chunks.bin: every node result's chunk digests, so a party can answer a
+/// chunk search without its tensors. "PLMBCHK1", then for each node in
+/// order and each of its results: dtype (u8), rank (u8), dims (u64le each),
+/// chunk count (u64le), the digests (32 bytes each).
+bool writeChunkFile(const std::string &dir, const Trace &t, std::string &err);
+/// Reads chunks.bin into the node records of `t` (a trace read from the
+/// same folder), checking each result's digests against its hash.
+bool readChunkFile(const std::string &dir, Trace &t, std::string &err);
 
 /// The manifest as JSON text (the exact bytes writeTrace writes).
 std::string traceToJson(const Trace &t);

@@ -143,6 +143,8 @@ protected:
   std::string tmp;
   /// The element record() flips (0: flipBit's element 0).
   int64_t flipElement = 0;
+  /// Whether record() keeps the tensors.
+  bool keepTensors = true;
 
   void SetUp() override {
     mlir::DialectRegistry registry;
@@ -169,7 +171,7 @@ protected:
     if (in.empty())
       in = inputs;
     std::string dir = tmp + "/" + name;
-    trace::TraceRecorder rec(dir, true);
+    trace::TraceRecorder rec(dir, keepTensors);
     std::string err;
     EXPECT_TRUE(rec.begin(*module, in, err)) << err;
     auto main = getMainFunc(*module);
@@ -294,10 +296,8 @@ TEST_F(Disputes, ConsistentLiarIsFoundAndBlamed) {
     EXPECT_EQ(r.loser(), "B");
     EXPECT_EQ(r.executedNodes, 1);
     // At a sliced node (the matmul) the liar cannot back its hash with a
-    // chunk root (this one fails to answer 'query_chunk_root': its tensor
-    // does not match its claim); elsewhere the re-executed node contradicts
-    // it.
-    EXPECT_NE(r.parties[1].reason.find(k == 0 ? "query_chunk_root" : "wrongly"),
+    // chunk root; elsewhere the re-executed node contradicts it.
+    EXPECT_NE(r.parties[1].reason.find(k == 0 ? "chunk root" : "wrongly"),
               std::string::npos)
         << r.parties[1].reason;
   }
@@ -500,4 +500,18 @@ TEST_F(SubNodeDisputes, BadChunksAndSilenceLose) {
   EXPECT_EQ(r.executedNodes, 1);
   EXPECT_EQ(r.outputFraction, 1.0);
   EXPECT_TRUE(r.haveReference);
+}
+
+TEST_F(SubNodeDisputes, ChunkSearchNeedsNoTensorsFromTheAccused) {
+  // The faulty party kept no tensors: it answers the chunk search from its
+  // chunks.bin; the honest party supplies the input chunks.
+  std::string h = record("h");
+  flipElement = 30000;
+  keepTensors = false;
+  std::string f = record("f", 2, 20);
+  DisputeResult r = dispute(h, f);
+  EXPECT_EQ(r.loser(), "B");
+  EXPECT_TRUE(r.subNode) << r.wholeNodeReason;
+  EXPECT_EQ(r.divergentChunk, 7);
+  EXPECT_EQ(r.supplier, "A");
 }

@@ -17,7 +17,9 @@
 
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -185,6 +187,25 @@ TEST_P(TensorHasher, MatchesTheChunkedDefinition) {
   std::memcpy(b.as<float>() + 8000, &n2, 4);
   EXPECT_EQ(trace::tensorHash(a), trace::tensorHash(b));
   EXPECT_EQ(trace::chunkDigests(a)[1], trace::chunkDigests(b)[1]);
+}
+
+TEST_P(TensorHasher, FastMerkleVerifyAgrees) {
+  for (size_t n = 1; n <= 21; ++n) {
+    std::vector<Digest> items;
+    for (size_t i = 0; i < n; ++i)
+      items.push_back(digestOf(("item" + std::to_string(i)).c_str()));
+    Digest root = merkleRoot(items);
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<Digest> proof = merkleProof(items, i);
+      EXPECT_TRUE(trace::merkleVerifyFast(root, n, i, items[i], proof));
+      EXPECT_FALSE(trace::merkleVerifyFast(root, n, i, items[(i + 1) % n],
+                                           proof) && n > 1);
+      if (!proof.empty()) {
+        proof.back()[3] ^= 1;
+        EXPECT_FALSE(trace::merkleVerifyFast(root, n, i, items[i], proof));
+      }
+    }
+  }
 }
 
 TEST(RunIdentity, BindsGraphInputsAndRoot) {
@@ -461,6 +482,36 @@ TEST_F(SmallRun, ReportsMissingAndOutOfOrderNodes) {
   rec2.recordNode(0, {inputs[0]});
   EXPECT_FALSE(rec2.finish(0, "", err));
   EXPECT_NE(err.find("reported 1 of 6 nodes"), std::string::npos) << err;
+}
+
+TEST_F(SmallRun, ChunkFileHoldsEveryResultsChunkDigests) {
+  trace::Trace t;
+  std::vector<exec::Tensor> outs;
+  ASSERT_TRUE(record(dir, true, t, &outs));
+  trace::Trace back;
+  std::string err;
+  ASSERT_TRUE(trace::readTrace(dir, back, err)) << err;
+  ASSERT_TRUE(trace::readChunkFile(dir, back, err)) << err;
+  for (size_t k = 0; k < back.nodes.size(); ++k)
+    for (size_t r = 0; r < back.nodes[k].results.size(); ++r) {
+      exec::Tensor x;
+      ASSERT_TRUE(trace::loadNodeTensor(dir, back, k, r, x, err)) << err;
+      EXPECT_EQ(back.nodes[k].resultChunks[r], trace::chunkDigests(x));
+      EXPECT_EQ(back.nodes[k].resultShapes[r], x.shape);
+    }
+  // A digest that does not give the recorded hash is refused.
+  std::string path = trace::chunksPath(dir);
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  ASSERT_TRUE(bool(buf));
+  std::string data = (*buf)->getBuffer().str();
+  data[data.size() - 1] ^= 1;
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    os << data;
+  }
+  EXPECT_FALSE(trace::readChunkFile(dir, back, err));
+  EXPECT_NE(err.find("do not give the result hash"), std::string::npos) << err;
 }
 
 TEST_F(SmallRun, BackgroundHashingGivesTheSameTrace) {
