@@ -14,6 +14,7 @@
 #include "plumb/Trace/TensorHasher.h"
 #include "plumb/Trace/Trace.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -415,6 +416,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
   std::vector<Value> ext = externalValues(op);
   std::vector<exec::Tensor> constants;
   constants.reserve(ext.size());
+  std::vector<std::pair<Value, ElementsAttr>> constantAttrs;
   llvm::DenseMap<Value, const exec::Tensor *> env;
   struct Needed {
     Value v;
@@ -435,16 +437,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     }
     Operation *def = v.getDefiningOp();
     if (auto c = dyn_cast<ConstantOp>(def)) {
-      constants.emplace_back();
-      std::string err;
-      auto tc = Clock::now();
-      bool okc = exec::tensorFromAttr(c.getValue(), constants.back(), err);
-      res.constantsMs += msSince(tc);
-      if (!okc) {
-        res.error = "referee: " + err;
-        return finish();
-      }
-      env[v] = &constants.back();
+      constantAttrs.push_back({v, c.getValue()}); // loaded when needed
       continue;
     }
     auto it = indexOf.find(def);
@@ -463,6 +456,52 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
   //     read (Dispute/Slice.h). Returns true when the dispute is settled
   //     here; false to execute the whole node instead (an op without a
   //     slicing rule, or only one party left to judge).
+  // Box `box` of the constant `v`, read straight from the attribute's raw
+  // data where it is dense (no copy of the whole weight tensor).
+  auto constantBox = [&](Value v, const Box &box, exec::Tensor &out,
+                         std::string &err) {
+    ElementsAttr attr;
+    for (auto &[cv, a] : constantAttrs)
+      if (cv == v)
+        attr = a;
+    if (!attr) {
+      err = "internal error: a read is neither supplied nor a constant";
+      return false;
+    }
+    auto type = cast<ShapedType>(attr.getType());
+    exec::ElemType et;
+    if (!exec::elemTypeOf(type.getElementType(), et)) {
+      err = "unsupported constant element type";
+      return false;
+    }
+    std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+    size_t es = exec::elemSize(et);
+    size_t bytes = (size_t)trace::numElementsOf((int32_t)shape.size(),
+                                                shape.data()) * es;
+    ArrayRef<char> raw;
+    if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+      if (!dense.isSplat() && et != exec::ElemType::Bool)
+        raw = dense.getRawData();
+    } else if (auto r = dyn_cast<DenseResourceElementsAttr>(attr)) {
+      if (AsmResourceBlob *blob = r.getRawHandle().getBlob())
+        raw = blob->getData();
+    }
+    if (raw.size() != bytes) { // splats, bools: the general conversion
+      exec::Tensor whole;
+      if (!exec::tensorFromAttr(attr, whole, err))
+        return false;
+      out = extractBox(whole, box);
+      return true;
+    }
+    out = exec::Tensor::make(et, box.shape());
+    auto *dst = static_cast<char *>(out.raw());
+    for (auto [lo, hi] : boxRuns(shape, box)) {
+      std::memcpy(dst, raw.data() + lo * es, (size_t)(hi - lo) * es);
+      dst += (hi - lo) * es;
+    }
+    return true;
+  };
+
   auto subNode = [&]() -> bool {
     std::string why;
     if (!s.alive(0) || !s.alive(1) || !res.parties[0].hasClaim ||
@@ -570,6 +609,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     // the chunks a party supplies (the whole tensor where the parts need
     // more than half of its chunks: no proofs to send or check then).
     std::vector<exec::Tensor> parts;
+    std::string err;
     std::vector<std::set<int64_t>> chunkSets(needed.size());
     std::vector<bool> whole(needed.size(), false);
     llvm::DenseMap<Value, size_t> neededIndex;
@@ -824,7 +864,13 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
       const auto &[v, box] = plan.reads[k];
       auto it = neededIndex.find(v);
       if (it == neededIndex.end()) {
-        parts[k] = extractBox(*env[v], box);
+        auto tc = Clock::now();
+        bool okc = constantBox(v, box, parts[k], err);
+        res.constantsMs += msSince(tc);
+        if (!okc) {
+          res.error = "referee: " + err;
+          return true;
+        }
       } else if (whole[it->second]) {
         parts[k] = extractBox(wholeTensors[it->second], box);
       } else if (!assembleBox(irType(v), irShape(v), box,
@@ -837,7 +883,6 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     for (const exec::Tensor &t : parts)
       ptrs.push_back(&t);
     exec::Tensor outBox;
-    std::string err;
     auto t0 = Clock::now();
     bool ran = executeSlice(op, plan, ptrs, outBox, err);
     res.nodeExecMs = msSince(t0);
@@ -1002,6 +1047,18 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
   }
   for (size_t i = 0; i < needed.size(); ++i)
     env[needed[i].v] = &supplied[i];
+  for (auto &[v, attr] : constantAttrs) {
+    constants.emplace_back();
+    std::string err;
+    auto tc = Clock::now();
+    bool okc = exec::tensorFromAttr(attr, constants.back(), err);
+    res.constantsMs += msSince(tc);
+    if (!okc) {
+      res.error = "referee: " + err;
+      return finish();
+    }
+    env[v] = &constants.back();
+  }
 
   // 5. Re-execute node K with the reference kernels and compare.
   std::vector<exec::Tensor> results;
