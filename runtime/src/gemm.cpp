@@ -18,6 +18,7 @@
 #include "plumb/runtime/gemm.h"
 
 #include "gemm_kernels.h"
+#include "ops_internal.h"
 #include "plumb/runtime/threads.h"
 
 #include <stdlib.h>
@@ -358,9 +359,52 @@ void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
 
 namespace {
 
+/// M == 1 with B's columns contiguous (Gemm transB: a GEMV against the
+/// rows of B^T): eight independent dot products at a time (multiTree, the
+/// exact treeDot sequence per output; fma(b, a) == fma(a, b) bitwise), no
+/// packing of B.
+void gemvRows(int64_t N, int64_t K, const float *A, int64_t a_cs,
+              const float *B, int64_t b_cs, const Epilogue &e, float *Y,
+              int64_t block) {
+  std::vector<float> av;
+  const float *a = A;
+  if (a_cs != 1) {
+    av.resize(static_cast<size_t>(K));
+    for (int64_t k = 0; k < K; ++k)
+      av[static_cast<size_t>(k)] = A[k * a_cs];
+    a = av.data();
+  }
+  const int64_t m = treeChunks(K, block);
+  const int64_t groups = (N + ops::kMultiRows - 1) / ops::kMultiRows;
+  ops::parallelRange(groups, std::max<int64_t>(1, 16384 / std::max<int64_t>(K, 1)),
+                     [&](int64_t lo, int64_t hi) {
+    std::vector<float> scratch(static_cast<size_t>(ops::kMultiRows * m));
+    for (int64_t gi = lo; gi < hi; ++gi) {
+      const int64_t n0 = gi * ops::kMultiRows;
+      const int q = static_cast<int>(std::min<int64_t>(ops::kMultiRows, N - n0));
+      const float *rows[ops::kMultiRows], *vec[ops::kMultiRows];
+      float dot[ops::kMultiRows];
+      for (int i = 0; i < q; ++i) {
+        rows[i] = B + (n0 + i) * b_cs;
+        vec[i] = a;
+      }
+      ops::multiTree<true>(q, rows, vec, K, block, scratch.data(), dot);
+      for (int i = 0; i < q; ++i) {
+        const int64_t n = n0 + i;
+        const float *c = e.C ? e.C + n * e.c_cs : nullptr;
+        Y[n] = canonicalNaN(gemmEpilogue(dot[i], e.alpha, e.beta, c));
+      }
+    }
+  });
+}
+
 void gemmCore(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
               int64_t a_cs, const float *B, int64_t b_rs, int64_t b_cs,
               const Epilogue &epi, float *Y, int64_t ldy, int64_t block) {
+  if (M == 1 && N > 0 && K > 0 && b_rs == 1 && b_cs != 1) {
+    gemvRows(N, K, A, a_cs, B, b_cs, epi, Y, block < 0 ? 0 : block);
+    return;
+  }
   const GemmMatrixB mb{B, b_rs, b_cs};
   const GemmBPacker pk{packMatrixB, &mb};
   gemmDriver(M, N, K, A, a_rs, a_cs, pk, epi, Y, ldy, block, nullptr);

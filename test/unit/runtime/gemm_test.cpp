@@ -394,3 +394,57 @@ TEST(MatMul, BatchedEqualsLoop) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Gemm, GemvTransBMatchesReferenceBitwise) {
+  // M = 1 with B transposed (B's columns contiguous) takes the row-dot
+  // path; A as a row or (transA) a strided column; C absent, scalar or [N].
+  std::mt19937 rng(91);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  for (int64_t N : {1, 7, 8, 9, 100})
+    for (int64_t K : {1, 5, 300, 1000})
+      for (int ta = 0; ta < 2; ++ta)
+        for (int cr = -1; cr <= 1; ++cr) {
+          std::vector<float> A(2 * K), B(N * K), C(N);
+          for (auto &v : A)
+            v = d(rng);
+          for (auto &v : B)
+            v = d(rng);
+          for (auto &v : C)
+            v = d(rng);
+          if (K > 4 && N > 3) {
+            B[3 * K + 2] = INFINITY; // inf * finite, then NaN in row 3 via 0
+            A[2] = 0.0f;
+          }
+          const float *c = cr < 0 ? nullptr : C.data();
+          const int64_t cs = N, a_cs = ta ? 2 : 1; // ta: strided A row
+          for (int64_t block : {0, 1, 7, 256}) {
+            std::vector<float> ref(N), y(N, 9.0f);
+            plumb_rt_gemm_reference(1, N, K, 0.5f, A.data(), 2 * K, a_cs,
+                                    B.data(), 1, K, -2.0f, c, 0,
+                                    cr == 1 ? 1 : 0, ref.data(), N, block);
+            for (int t : {1, 3}) {
+              plumb_rt_set_threads(t);
+              if (ta)
+                plumb_rt_gemm_strided(1, N, K, 0.5f, A.data(), 2 * K, a_cs,
+                                      B.data(), 1, K, -2.0f, c, 0,
+                                      cr == 1 ? 1 : 0, y.data(), N, block);
+              else
+                plumb_rt_gemm(1, N, K, 0.5f, A.data(), 0, B.data(), 1, -2.0f,
+                              c, &cs, cr < 0 ? 0 : cr, y.data(), block);
+              for (int64_t n = 0; n < N; ++n) {
+                uint32_t u, v;
+                memcpy(&u, &ref[n], 4);
+                memcpy(&v, &y[n], 4);
+                ASSERT_EQ(u, v) << "N=" << N << " K=" << K << " ta=" << ta
+                                << " cr=" << cr << " block=" << block
+                                << " n=" << n;
+              }
+            }
+            plumb_rt_set_threads(1);
+          }
+        }
+}
+
+} // namespace
