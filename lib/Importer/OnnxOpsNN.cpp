@@ -261,7 +261,7 @@ LogicalResult convTranspose(Importer &im, NodeCtx &n) {
 
 LogicalResult maxPool(Importer &im, NodeCtx &n) {
   if (failed(need(im, n, 1, 1)) || failed(floats(im, n, {0})) ||
-      failed(onlyOutputs(im, n, 1)))
+      failed(onlyOutputs(im, n, 2)))
     return failure();
   auto x = Importer::shapeOf(n.in(0));
   if (x.size() < 3)
@@ -276,12 +276,26 @@ LogicalResult maxPool(Importer &im, NodeCtx &n) {
   if (failed(s))
     return failure();
   auto t = Importer::tensorType(*s, im.b.getF32Type());
-  return setOut(n, im.make<MaxPoolOp>(n, t, n.in(0),
-                                      im.b.getDenseI64ArrayAttr(w->kernel),
-                                      im.b.getDenseI64ArrayAttr(w->strides),
-                                      im.b.getDenseI64ArrayAttr(w->pads),
-                                      im.b.getDenseI64ArrayAttr(w->dilations),
-                                      im.b.getBoolAttr(*ceil != 0)));
+  // Indices (optional output 1), in the asked storage order.
+  SmallVector<Type> indices;
+  bool wantIndices = n.proto.output_size() > 1 && !n.proto.output(1).empty();
+  if (*order != 0 && *order != 1)
+    return im.error(n) << "storage_order must be 0 or 1, got " << *order;
+  if (wantIndices) {
+    if (*order == 1 && x.size() != 4)
+      return im.error(n) << "storage_order 1 is supported for 2-D pools only";
+    indices.push_back(Importer::tensorType(*s, im.b.getI64Type()));
+  }
+  auto op = im.makeOp<MaxPoolOp>(
+      n, t, TypeRange(indices), n.in(0), im.b.getDenseI64ArrayAttr(w->kernel),
+      im.b.getDenseI64ArrayAttr(w->strides), im.b.getDenseI64ArrayAttr(w->pads),
+      im.b.getDenseI64ArrayAttr(w->dilations), im.b.getBoolAttr(*ceil != 0),
+      wantIndices && *order == 1 ? im.b.getUnitAttr() : UnitAttr());
+  if (failed(op))
+    return failure();
+  for (Value v : op->getResults())
+    n.outputs.push_back(v);
+  return success();
 }
 
 LogicalResult averagePool(Importer &im, NodeCtx &n) {

@@ -16,6 +16,7 @@
 #include "plumb/runtime/movement.h"
 #include "plumb/runtime/norm.h"
 #include "plumb/runtime/pool.h"
+#include "plumb/runtime/pool_indices.h"
 #include "plumb/runtime/reduce.h"
 #include "plumb/runtime/resize.h"
 #include "plumb/runtime/rnn.h"
@@ -333,13 +334,22 @@ bool pool(Exec &e) {
   std::vector<int64_t> outSp(y.shape.begin() + 2, y.shape.end());
   if (auto mp = dyn_cast<MaxPoolOp>(e.op)) {
     std::vector<int64_t> pads(mp.getPads().begin(), mp.getPads().end());
-    return e.check(plumb_rt_maxpool_f32(x.as<float>(), x.shape[0], x.shape[1],
-                                        sd, inSp.data(), outSp.data(),
-                                        mp.getKernelShape().data(),
-                                        mp.getStrides().data(), pads.data(),
-                                        mp.getDilations().data(), y.as<float>(),
-                                        nullptr),
-                   "max_pool");
+    int64_t *indices = nullptr;
+    if (!mp.getIndices().empty())
+      indices = e.result(1).as<int64_t>();
+    if (!e.check(plumb_rt_maxpool_f32(x.as<float>(), x.shape[0], x.shape[1],
+                                      sd, inSp.data(), outSp.data(),
+                                      mp.getKernelShape().data(),
+                                      mp.getStrides().data(), pads.data(),
+                                      mp.getDilations().data(), y.as<float>(),
+                                      indices),
+                 "max_pool"))
+      return false;
+    if (!mp.getColumnMajorIndices())
+      return true;
+    return e.check(plumb_rt_pool_indices_column_major(
+                       indices, e.out[1].numElements(), x.shape[2], x.shape[3]),
+                   "max_pool indices");
   }
   auto ap = cast<AveragePoolOp>(e.op);
   std::vector<int64_t> pads(ap.getPads().begin(), ap.getPads().end());
@@ -668,6 +678,8 @@ bool gru(Exec &e) {
 bool executeOp(Operation *op, ArrayRef<const Tensor *> inputs,
                std::vector<Tensor> &results, std::string &err) {
   results.clear();
+  // Handlers hold a reference to result 0 while they make the others.
+  results.reserve(op->getNumResults());
   Exec e{op, inputs, results, err};
   bool ok =
       llvm::TypeSwitch<Operation *, bool>(op)

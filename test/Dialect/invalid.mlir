@@ -1127,3 +1127,19 @@ func.func @layer_norm_stats_shape(%x: tensor<2x3xf32>, %s: tensor<3xf32>) {
   %0:3 = plumb.layer_norm %x, %s {axis = 1 : i64, epsilon = 1.0e-05 : f32} : (tensor<2x3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<2xf32>, tensor<2xf32>)
   return
 }
+
+// -----
+
+func.func @max_pool_indices_shape(%x: tensor<1x1x4x4xf32>) {
+  // expected-error @+1 {{indices must have the output's shape 1x1x2x2}}
+  %0:2 = plumb.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false} : tensor<1x1x4x4xf32> -> tensor<1x1x2x2xf32>, tensor<1x1x4xi64>
+  return
+}
+
+// -----
+
+func.func @max_pool_column_major_without_indices(%x: tensor<1x1x4x4xf32>) {
+  // expected-error @+1 {{column_major_indices needs the indices result of a 2-D pool}}
+  %0 = plumb.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, column_major_indices} : tensor<1x1x4x4xf32> -> tensor<1x1x2x2xf32>
+  return
+}

@@ -165,10 +165,24 @@ LogicalResult ConvTransposeOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MaxPoolOp::verify() {
-  return expectShape(*this, getOutput(),
-                     shapes::pool(shapeOf(getInput()), getKernelShape(),
-                                  getStrides(), getPads(), getDilations(),
-                                  getCeilMode(), [&] { return emitOpError(); }));
+  if (failed(expectShape(*this, getOutput(),
+                         shapes::pool(shapeOf(getInput()), getKernelShape(),
+                                      getStrides(), getPads(), getDilations(),
+                                      getCeilMode(),
+                                      [&] { return emitOpError(); }))))
+    return failure();
+  if (getIndices().size() > 1)
+    return emitOpError() << "has " << getIndices().size() + 1
+                         << " results; expected 1, or 2 (output, indices)";
+  if (!getIndices().empty() &&
+      shapeOf(getIndices()[0]) != shapeOf(getOutput()))
+    return emitOpError() << "indices must have the output's shape "
+                         << shapes::str(shapeOf(getOutput()));
+  if (getColumnMajorIndices() &&
+      (getIndices().empty() || shapeOf(getInput()).size() != 4))
+    return emitOpError() << "column_major_indices needs the indices result "
+                            "of a 2-D pool";
+  return success();
 }
 
 LogicalResult AveragePoolOp::verify() {

@@ -308,17 +308,25 @@ def Plumb_MaxPoolOp : Plumb_Op<"max_pool", [Pure]> {
   let summary = "N-d max pooling";
   let description = [{
     ONNX MaxPool with explicit pads; padded positions are ignored. The window
-    is scanned in row-major order; NaN propagates.
+    is scanned in row-major order; NaN propagates. An optional second result
+    is ONNX's Indices (int64): the flattened input index of the first window
+    position holding the result's bits, row-major, or for 2-D pools with
+    `column_major_indices` numbered column by column within each plane
+    (storage_order 1).
 
     ```mlir
     %y = plumb.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false} : tensor<1x8x28x28xf32> -> tensor<1x8x14x14xf32>
+    %z, %i = plumb.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false} : tensor<1x8x28x28xf32> -> tensor<1x8x14x14xf32>, tensor<1x8x14x14xi64>
     ```
   }];
   let arguments = (ins Plumb_FloatTensor:$input, DenseI64ArrayAttr:$kernel_shape,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
-                       DenseI64ArrayAttr:$dilations, BoolAttr:$ceil_mode);
-  let results = (outs Plumb_FloatTensor:$output);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+                       DenseI64ArrayAttr:$dilations, BoolAttr:$ceil_mode,
+                       UnitAttr:$column_major_indices);
+  let results = (outs Plumb_FloatTensor:$output,
+                      Variadic<StaticShapeTensorOf<[I64]>>:$indices);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output) "
+                       "(`,` type($indices)^)?";
   let hasVerifier = 1;
 }
 

@@ -71,6 +71,7 @@ std::string generatedPrelude(const std::string &extra,
        "#include \"plumb/runtime/movement.h\"\n"
        "#include \"plumb/runtime/norm.h\"\n"
        "#include \"plumb/runtime/pool.h\"\n"
+       "#include \"plumb/runtime/pool_indices.h\"\n"
        "#include \"plumb/runtime/reduce.h\"\n"
        "#include \"plumb/runtime/resize.h\"\n"
        "#include \"plumb/runtime/rnn.h\"\n"

@@ -534,11 +534,19 @@ bool Lowering::pool() {
                      ", " + std::to_string(sd) + ", " + ctx.pool.i64(inSp) +
                      ", " + ctx.pool.i64(outSp) + ", ";
   if (auto mp = dyn_cast<MaxPoolOp>(op)) {
+    bool withIndices = !mp.getIndices().empty();
+    std::string indices =
+        withIndices ? mptr("int64_t", op->getResult(1)) : "nullptr";
     call("plumb_rt_maxpool_f32(" + head + ctx.pool.i64(mp.getKernelShape()) +
              ", " + ctx.pool.i64(mp.getStrides()) + ", " +
              ctx.pool.i64(mp.getPads()) + ", " + ctx.pool.i64(mp.getDilations()) +
-             ", " + outF() + ", nullptr)",
+             ", " + outF() + ", " + indices + ")",
          "max_pool");
+    if (mp.getColumnMajorIndices())
+      call("plumb_rt_pool_indices_column_major(" + indices + ", " +
+               str(numel(res(1))) + ", " + str(x.shape[2]) + ", " +
+               str(x.shape[3]) + ")",
+           "max_pool indices");
     return true;
   }
   auto ap = cast<AveragePoolOp>(op);

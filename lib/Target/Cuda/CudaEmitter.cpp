@@ -357,6 +357,9 @@ std::string CudaWriter::deviceCall(Operation *op) {
            "(&" + params + ", " + inF(0) + ", " +
            inF(1) + ", " + bias + ", " + outF(0) + ", " + block + ", 0)";
   }
+  if (auto mp = dyn_cast<MaxPoolOp>(op))
+    if (!mp.getIndices().empty())
+      return ""; // with Indices: the host kernel
   if (isa<MaxPoolOp, AveragePoolOp>(op)) {
     const ValueInfo &x = in(0), &y = res(0);
     int32_t sd = (int32_t)x.shape.size() - 2;
