@@ -175,6 +175,47 @@ bool queryNode(Session &s, int p, int64_t index, int64_t numNodes,
   return true;
 }
 
+/// A value the divergent node reads: graph input `index`, or result
+/// `result` of earlier node `index`.
+struct Needed {
+  Value v;
+  bool input;
+  int64_t index;
+  unsigned result;
+};
+
+/// The agreed hash of every needed value: graph inputs from the input
+/// hashes both parties committed to, earlier results as party `p` proves
+/// them against its root. False when `p` lost on the way.
+bool agreedHashes(Session &s, int p, const std::vector<Needed> &needed,
+                  int64_t numNodes, const std::vector<Digest> &inputHashes,
+                  const std::vector<Operation *> &nodes,
+                  std::vector<Digest> &want) {
+  want.assign(needed.size(), Digest{});
+  llvm::DenseMap<int64_t, NodeAnswer> answers;
+  for (size_t i = 0; i < needed.size(); ++i) {
+    if (needed[i].input) {
+      want[i] = inputHashes[needed[i].index];
+      continue;
+    }
+    int64_t j = needed[i].index;
+    if (!answers.count(j)) {
+      NodeAnswer ans;
+      if (!queryNode(s, p, j, numNodes, ans))
+        return false;
+      if (trace::nodeHash(ans.results) != ans.hash ||
+          ans.results.size() != nodes[j]->getNumResults()) {
+        s.lose(p, "inconsistent hash: its result hashes for node " +
+                      std::to_string(j) + " do not make its node hash");
+        return false;
+      }
+      answers[j] = ans;
+    }
+    want[i] = answers[j].results[needed[i].result];
+  }
+  return true;
+}
+
 /// A chunk answer, checked against the party's chunk root.
 struct ChunkAnswer {
   Digest digest{};
@@ -418,12 +459,6 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
   constants.reserve(ext.size());
   std::vector<std::pair<Value, ElementsAttr>> constantAttrs;
   llvm::DenseMap<Value, const exec::Tensor *> env;
-  struct Needed {
-    Value v;
-    bool input;
-    int64_t index;
-    unsigned result;
-  };
   std::vector<Needed> needed;
   Block &entry = main.getBody().front();
   for (Value v : ext) {
@@ -650,34 +685,10 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
       res.log.push_back("party " + s.name(p) + "'s turn to supply the input "
                         "chunks of node " + std::to_string(K) +
                         " that chunk " + std::to_string(c) + " reads");
-      std::vector<Digest> want(needed.size());
-      llvm::DenseMap<int64_t, NodeAnswer> answers;
-      bool ok = true;
-      for (size_t i = 0; i < needed.size() && ok; ++i) {
-        if (needed[i].input) {
-          want[i] = inputHashes[0][needed[i].index];
-          continue;
-        }
-        int64_t j = needed[i].index;
-        if (!answers.count(j)) {
-          NodeAnswer ans;
-          if (!queryNode(s, p, j, n, ans)) {
-            ok = false;
-            break;
-          }
-          if (trace::nodeHash(ans.results) != ans.hash ||
-              ans.results.size() != nodes[j]->getNumResults()) {
-            s.lose(p, "inconsistent hash: its result hashes for node " +
-                          std::to_string(j) + " do not make its node hash");
-            ok = false;
-            break;
-          }
-          answers[j] = ans;
-        }
-        want[i] = answers[j].results[needed[i].result];
-      }
-      if (!ok)
+      std::vector<Digest> want;
+      if (!agreedHashes(s, p, needed, n, inputHashes[0], nodes, want))
         continue;
+      bool ok = true;
       llvm::json::Object msg = makeMessage("query_tensor_chunks");
       llvm::json::Array items;
       for (size_t i = 0; i < needed.size(); ++i) {
@@ -930,34 +941,10 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
                       std::to_string(K));
     // The agreed hash of every needed earlier result, proven against the
     // supplier's root.
-    std::vector<Digest> want(needed.size());
-    llvm::DenseMap<int64_t, NodeAnswer> answers;
-    bool ok = true;
-    for (size_t i = 0; i < needed.size() && ok; ++i) {
-      if (needed[i].input) {
-        want[i] = inputHashes[0][needed[i].index];
-        continue;
-      }
-      int64_t j = needed[i].index;
-      if (!answers.count(j)) {
-        NodeAnswer ans;
-        if (!queryNode(s, p, j, n, ans)) {
-          ok = false;
-          break;
-        }
-        if (trace::nodeHash(ans.results) != ans.hash ||
-            ans.results.size() != nodes[j]->getNumResults()) {
-          s.lose(p, "inconsistent hash: its result hashes for node " +
-                        std::to_string(j) + " do not make its node hash");
-          ok = false;
-          break;
-        }
-        answers[j] = ans;
-      }
-      want[i] = answers[j].results[needed[i].result];
-    }
-    if (!ok)
+    std::vector<Digest> want;
+    if (!agreedHashes(s, p, needed, n, inputHashes[0], nodes, want))
       continue;
+    bool ok = true;
     llvm::json::Object msg = makeMessage("query_tensors");
     llvm::json::Array items;
     for (const Needed &nd : needed) {
