@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "plumb/Trace/Trace.h"
 
+#include "plumb/Driver/Files.h"
 #include "plumb/Driver/TensorIO.h"
 #include "plumb/Trace/TensorHasher.h"
 #include "plumb/runtime/sha256.h"
@@ -124,29 +125,7 @@ bool writeChunkFile(const std::string &dir, const Trace &t, std::string &err) {
         data.append(reinterpret_cast<const char *>(d.data()), 32);
     }
   }
-  std::string path = chunksPath(dir), tmp = path + ".tmp-plumb";
-  std::error_code ec;
-  {
-    llvm::raw_fd_ostream os(tmp, ec);
-    if (ec) {
-      err = "cannot write '" + path + "': " + ec.message();
-      return false;
-    }
-    os << data;
-    os.close();
-    if (os.has_error()) {
-      err = "cannot write '" + path + "': " + os.error().message();
-      os.clear_error();
-      llvm::sys::fs::remove(tmp);
-      return false;
-    }
-  }
-  if ((ec = llvm::sys::fs::rename(tmp, path))) {
-    err = "cannot write '" + path + "': " + ec.message();
-    llvm::sys::fs::remove(tmp);
-    return false;
-  }
-  return true;
+  return writeFileAtomically(chunksPath(dir), data, err);
 }
 
 bool readChunkFile(const std::string &dir, Trace &t, std::string &err) {
@@ -442,29 +421,7 @@ bool writeTrace(const std::string &dir, const Trace &t, std::string &err) {
     err = "cannot create '" + dir + "': " + ec.message();
     return false;
   }
-  std::string path = manifestPath(dir), tmp = path + ".tmp-plumb";
-  std::error_code ec;
-  {
-    llvm::raw_fd_ostream os(tmp, ec);
-    if (ec) {
-      err = "cannot write '" + path + "': " + ec.message();
-      return false;
-    }
-    os << traceToJson(t);
-    os.close();
-    if (os.has_error()) {
-      err = "cannot write '" + path + "': " + os.error().message();
-      os.clear_error();
-      llvm::sys::fs::remove(tmp);
-      return false;
-    }
-  }
-  if ((ec = llvm::sys::fs::rename(tmp, path))) {
-    err = "cannot write '" + path + "': " + ec.message();
-    llvm::sys::fs::remove(tmp);
-    return false;
-  }
-  return true;
+  return writeFileAtomically(manifestPath(dir), traceToJson(t), err);
 }
 
 bool readTrace(const std::string &dir, Trace &out, std::string &err) {

@@ -6,6 +6,7 @@
 #ifndef PLUMB_TOOLS_PLUMB_COMMON_H
 #define PLUMB_TOOLS_PLUMB_COMMON_H
 
+#include "plumb/Driver/Files.h"
 #include "plumb/Importer/OnnxImporter.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -23,9 +24,6 @@ int usageError(const std::string &msg, const char *cmd);
 /// Takes the value of an option given as "--opt=V" or "--opt V".
 bool takeValue(std::vector<std::string> &args, size_t &i, const std::string &opt,
                std::string &value, bool &missing);
-/// Writes through a temporary file: a failure never clobbers `path`.
-bool writeFileAtomically(const std::string &path, const std::string &text,
-                         std::string &err);
 
 /// Parses one of the import options (--input-shape, --dim, --input-value) at
 /// args[i]. Returns 1 if consumed, 0 if not an import option, -1 after a
