@@ -237,35 +237,16 @@ int cmdDispute(std::vector<std::string> args) {
 
   // Inputs the referee knows (optional).
   unsigned nargs = func.getNumArguments();
-  std::vector<std::string> names(nargs);
-  for (unsigned i = 0; i < nargs; ++i) {
-    auto n = func.getArgAttrOfType<mlir::StringAttr>(i, "plumb.name");
-    names[i] = n ? n.str() : "#" + std::to_string(i);
-  }
-  for (auto &kv : inputFiles)
-    if (std::find(names.begin(), names.end(), kv.first) == names.end())
-      return usageError("--input names '" + kv.first +
-                            "', which is not an input of the model",
-                        cmd);
+  std::vector<std::string> names;
+  if (!modelInputNames(func, inputFiles, cmd, names))
+    return 2;
   std::vector<exec::Tensor> inputs(nargs);
   std::vector<bool> haveInput(nargs, false);
   dispute::RefereeOptions ropts;
   ropts.roundTimeoutMs = timeoutMs;
   ropts.knownInputs.resize(nargs);
   for (unsigned i = 0; i < nargs; ++i) {
-    std::string file;
-    auto given = inputFiles.find(names[i]);
-    if (given != inputFiles.end()) {
-      file = given->second;
-    } else if (!inputsDir.empty()) {
-      for (const char *ext : {".pb", ".npy"}) {
-        std::string p = inputsDir + "/input_" + std::to_string(i) + ext;
-        if (llvm::sys::fs::exists(p)) {
-          file = p;
-          break;
-        }
-      }
-    }
+    std::string file = modelInputFile(i, names[i], inputFiles, inputsDir);
     if (!file.empty()) {
       if (!driver::readTensorFile(file, inputs[i], err)) {
         std::fprintf(stderr, "plumb dispute: error: input '%s': %s\n",

@@ -258,30 +258,12 @@ int cmdRun(std::vector<std::string> args) {
   // Inputs, in the model's input order.
   unsigned nargs = func.getNumArguments();
   std::vector<exec::Tensor> inputs(nargs);
-  std::vector<std::string> names(nargs);
+  std::vector<std::string> names;
+  if (!modelInputNames(func, inputFiles, cmd, names))
+    return 2;
   for (unsigned i = 0; i < nargs; ++i) {
-    auto n = func.getArgAttrOfType<mlir::StringAttr>(i, "plumb.name");
-    names[i] = n ? n.str() : "#" + std::to_string(i);
-  }
-  for (auto &kv : inputFiles)
-    if (std::find(names.begin(), names.end(), kv.first) == names.end())
-      return usageError("--input names '" + kv.first +
-                            "', which is not an input of the model",
-                        cmd);
-  for (unsigned i = 0; i < nargs; ++i) {
-    std::string err, file;
-    auto given = inputFiles.find(names[i]);
-    if (given != inputFiles.end()) {
-      file = given->second;
-    } else if (!inputsDir.empty()) {
-      for (const char *ext : {".pb", ".npy"}) {
-        std::string p = inputsDir + "/input_" + std::to_string(i) + ext;
-        if (llvm::sys::fs::exists(p)) {
-          file = p;
-          break;
-        }
-      }
-    }
+    std::string err;
+    std::string file = modelInputFile(i, names[i], inputFiles, inputsDir);
     if (file.empty()) {
       if (auto bound = func.getArgAttrOfType<mlir::ElementsAttr>(
               i, "plumb.bound_value")) {

@@ -17,6 +17,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 #include <cstdio>
 
 namespace plumb {
@@ -154,6 +156,40 @@ mlir::OwningOpRef<mlir::ModuleOp> loadModel(mlir::MLIRContext &ctx,
     return nullptr;
   }
   return module;
+}
+
+bool modelInputNames(mlir::func::FuncOp func,
+                     const std::map<std::string, std::string> &inputFiles,
+                     const char *cmd, std::vector<std::string> &names) {
+  unsigned nargs = func.getNumArguments();
+  names.assign(nargs, std::string());
+  for (unsigned i = 0; i < nargs; ++i) {
+    auto n = func.getArgAttrOfType<mlir::StringAttr>(i, "plumb.name");
+    names[i] = n ? n.str() : "#" + std::to_string(i);
+  }
+  for (auto &kv : inputFiles)
+    if (std::find(names.begin(), names.end(), kv.first) == names.end()) {
+      usageError("--input names '" + kv.first +
+                     "', which is not an input of the model",
+                 cmd);
+      return false;
+    }
+  return true;
+}
+
+std::string modelInputFile(unsigned i, const std::string &name,
+                           const std::map<std::string, std::string> &inputFiles,
+                           const std::string &inputsDir) {
+  auto given = inputFiles.find(name);
+  if (given != inputFiles.end())
+    return given->second;
+  if (!inputsDir.empty())
+    for (const char *ext : {".pb", ".npy"}) {
+      std::string p = inputsDir + "/input_" + std::to_string(i) + ext;
+      if (llvm::sys::fs::exists(p))
+        return p;
+    }
+  return "";
 }
 
 } // namespace tool

@@ -9,10 +9,12 @@
 #include "plumb/Driver/Files.h"
 #include "plumb/Importer/OnnxImporter.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,17 @@ int usageError(const std::string &msg, const char *cmd);
 /// Takes the value of an option given as "--opt=V" or "--opt V".
 bool takeValue(std::vector<std::string> &args, size_t &i, const std::string &opt,
                std::string &value, bool &missing);
+
+/// The names of @main's inputs ("#i" for an unnamed one). An --input that
+/// names none of them is a usage error: prints it and returns false.
+bool modelInputNames(mlir::func::FuncOp func,
+                     const std::map<std::string, std::string> &inputFiles,
+                     const char *cmd, std::vector<std::string> &names);
+/// The file that holds input `i` named `name`: --input NAME=FILE, else
+/// DIR/input_<i>.pb or .npy from --inputs-dir, else "".
+std::string modelInputFile(unsigned i, const std::string &name,
+                           const std::map<std::string, std::string> &inputFiles,
+                           const std::string &inputsDir);
 
 /// Parses one of the import options (--input-shape, --dim, --input-value) at
 /// args[i]. Returns 1 if consumed, 0 if not an import option, -1 after a
