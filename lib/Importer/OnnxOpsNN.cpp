@@ -468,15 +468,66 @@ LogicalResult resize(Importer &im, NodeCtx &n) {
 
 /// Checks an RNN's attributes that Plumb fixes (default activations, layout
 /// 0, full sequence lengths) and returns the number of directions.
+FailureOr<Value> transposeOf(Importer &im, NodeCtx &n, Value v,
+                             ArrayRef<int64_t> perm) {
+  auto s = shapes::transpose(Importer::shapeOf(v), perm, im.emitter(n));
+  if (failed(s))
+    return failure();
+  return im.make<TransposeOp>(n, Importer::tensorType(*s, Importer::eltOf(v)),
+                              v, im.b.getDenseI64ArrayAttr(perm));
+}
+
+/// RNN layout = 1 (batch first): the plumb ops take ONNX's layout 0, so X
+/// ([batch, seq, input]) and the initial states ([batch, dirs, hidden]) are
+/// transposed in here (inputs 0 and `states`), and rnnLayoutOut transposes
+/// Y and the final states back. Only moves bits.
+FailureOr<bool> rnnLayoutIn(Importer &im, NodeCtx &n,
+                            ArrayRef<int64_t> states) {
+  auto layout = im.attrInt(n, "layout", 0);
+  if (failed(layout))
+    return failure();
+  if (*layout != 0 && *layout != 1)
+    return im.error(n) << "layout must be 0 or 1, got " << *layout;
+  if (*layout == 0)
+    return false;
+  if (Importer::shapeOf(n.in(0)).size() != 3)
+    return im.error(n) << "X must be [batch, seq, input] with layout=1";
+  SmallVector<int64_t> transposed{0};
+  transposed.append(states.begin(), states.end());
+  for (int64_t i : transposed) {
+    if (!n.in(i))
+      continue;
+    auto t = transposeOf(im, n, n.in(i), {1, 0, 2});
+    if (failed(t))
+      return failure();
+    n.inputs[i] = *t;
+  }
+  return true;
+}
+
+LogicalResult rnnLayoutOut(Importer &im, NodeCtx &n, Operation *op,
+                           bool batchFirst) {
+  for (auto [k, v] : llvm::enumerate(op->getResults())) {
+    if (!batchFirst) {
+      n.outputs.push_back(v);
+      continue;
+    }
+    SmallVector<int64_t> perm = k == 0 ? SmallVector<int64_t>{2, 0, 1, 3}
+                                       : SmallVector<int64_t>{1, 0, 2};
+    auto t = transposeOf(im, n, v, perm);
+    if (failed(t))
+      return failure();
+    n.outputs.push_back(*t);
+  }
+  return success();
+}
+
 FailureOr<int64_t> rnnCommon(Importer &im, NodeCtx &n,
                              ArrayRef<StringRef> defaultActs) {
   auto dir = im.attrString(n, "direction", std::string("forward"));
   auto acts = im.attrStrings(n, "activations");
-  auto layout = im.attrInt(n, "layout", 0);
-  if (failed(dir) || failed(acts) || failed(layout))
+  if (failed(dir) || failed(acts))
     return failure();
-  if (*layout != 0)
-    return im.error(n) << "layout=1 is not supported";
   int64_t dirs = *dir == "bidirectional" ? 2 : 1;
   if (*dir != "forward" && *dir != "reverse" && *dir != "bidirectional")
     return im.error(n) << "direction '" << *dir << "' is not valid";
@@ -505,6 +556,9 @@ FailureOr<int64_t> rnnCommon(Importer &im, NodeCtx &n,
 LogicalResult lstm(Importer &im, NodeCtx &n) {
   if (failed(need(im, n, 3, 8)) ||
       failed(floats(im, n, {0, 1, 2, 3, 5, 6, 7})))
+    return failure();
+  auto batchFirst = rnnLayoutIn(im, n, {5, 6});
+  if (failed(batchFirst))
     return failure();
   if (Importer::shapeOf(n.in(0)).size() != 3)
     return im.error(n) << "X must be [seq, batch, input]";
@@ -535,13 +589,14 @@ LogicalResult lstm(Importer &im, NodeCtx &n) {
       TreeAttr());
   if (failed(op))
     return failure();
-  for (Value v : op->getResults())
-    n.outputs.push_back(v);
-  return success();
+  return rnnLayoutOut(im, n, *op, *batchFirst);
 }
 
 LogicalResult gru(Importer &im, NodeCtx &n) {
   if (failed(need(im, n, 3, 6)) || failed(floats(im, n, {0, 1, 2, 3, 5})))
+    return failure();
+  auto batchFirst = rnnLayoutIn(im, n, {5});
+  if (failed(batchFirst))
     return failure();
   if (Importer::shapeOf(n.in(0)).size() != 3)
     return im.error(n) << "X must be [seq, batch, input]";
@@ -571,9 +626,7 @@ LogicalResult gru(Importer &im, NodeCtx &n) {
       TreeAttr());
   if (failed(op))
     return failure();
-  for (Value v : op->getResults())
-    n.outputs.push_back(v);
-  return success();
+  return rnnLayoutOut(im, n, *op, *batchFirst);
 }
 
 //===----------------------------------------------------------------------===//
