@@ -168,6 +168,23 @@ const char *binaryOpCode(Operation *op) {
       .Default([](Operation *) { return (const char *)nullptr; });
 }
 
+ResizeCodes resizeCodes(ResizeOp r) {
+  ResizeCodes k;
+  k.mode = r.getMode() == "linear" ? "PLUMB_RT_RESIZE_LINEAR"
+                                   : "PLUMB_RT_RESIZE_NEAREST";
+  StringRef c = r.getCoordinateTransformationMode();
+  k.coord = c == "pytorch_half_pixel" ? "PLUMB_RT_COORD_PYTORCH_HALF_PIXEL"
+            : c == "asymmetric"       ? "PLUMB_RT_COORD_ASYMMETRIC"
+            : c == "align_corners"    ? "PLUMB_RT_COORD_ALIGN_CORNERS"
+                                      : "PLUMB_RT_COORD_HALF_PIXEL";
+  StringRef nm = r.getNearestMode();
+  k.nearest = nm == "round_prefer_ceil" ? "PLUMB_RT_NEAREST_ROUND_PREFER_CEIL"
+              : nm == "floor"           ? "PLUMB_RT_NEAREST_FLOOR"
+              : nm == "ceil"            ? "PLUMB_RT_NEAREST_CEIL"
+                                        : "PLUMB_RT_NEAREST_ROUND_PREFER_FLOOR";
+  return k;
+}
+
 namespace {
 
 std::string str(int64_t v) {
@@ -813,18 +830,9 @@ bool Lowering::tile() {
 bool Lowering::resize() {
   auto r = cast<ResizeOp>(op);
   const ValueInfo &x = in(0), &y = res();
-  const char *mode = r.getMode() == "linear" ? "PLUMB_RT_RESIZE_LINEAR"
-                                             : "PLUMB_RT_RESIZE_NEAREST";
-  StringRef c = r.getCoordinateTransformationMode();
-  const char *coord = c == "pytorch_half_pixel" ? "PLUMB_RT_COORD_PYTORCH_HALF_PIXEL"
-                      : c == "asymmetric"       ? "PLUMB_RT_COORD_ASYMMETRIC"
-                      : c == "align_corners"    ? "PLUMB_RT_COORD_ALIGN_CORNERS"
-                                                : "PLUMB_RT_COORD_HALF_PIXEL";
-  StringRef nm = r.getNearestMode();
-  const char *nearest = nm == "round_prefer_ceil" ? "PLUMB_RT_NEAREST_ROUND_PREFER_CEIL"
-                        : nm == "floor"           ? "PLUMB_RT_NEAREST_FLOOR"
-                        : nm == "ceil"            ? "PLUMB_RT_NEAREST_CEIL"
-                                       : "PLUMB_RT_NEAREST_ROUND_PREFER_FLOOR";
+  ResizeCodes codes = resizeCodes(r);
+  const char *mode = codes.mode, *coord = codes.coord,
+             *nearest = codes.nearest;
   std::vector<float> scales(r.getScales().begin(), r.getScales().end());
   call("plumb_rt_resize_f32(" + inF(0) + ", " + shape(x) + ", " + rank(x) +
            ", " + shape(y) + ", " + ctx.pool.f32(scales) + ", " + mode + ", " +

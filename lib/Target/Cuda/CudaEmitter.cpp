@@ -459,18 +459,9 @@ std::string CudaWriter::deviceCall(Operation *op) {
            mdev("int64_t", op->getResult(0)) + ", 0)";
   }
   if (auto r = dyn_cast<ResizeOp>(op)) {
-    const char *mode = r.getMode() == "linear" ? "PLUMB_RT_RESIZE_LINEAR"
-                                               : "PLUMB_RT_RESIZE_NEAREST";
-    StringRef c = r.getCoordinateTransformationMode();
-    const char *coord = c == "pytorch_half_pixel" ? "PLUMB_RT_COORD_PYTORCH_HALF_PIXEL"
-                        : c == "asymmetric"       ? "PLUMB_RT_COORD_ASYMMETRIC"
-                        : c == "align_corners"    ? "PLUMB_RT_COORD_ALIGN_CORNERS"
-                                                  : "PLUMB_RT_COORD_HALF_PIXEL";
-    StringRef nm = r.getNearestMode();
-    const char *nearest = nm == "round_prefer_ceil" ? "PLUMB_RT_NEAREST_ROUND_PREFER_CEIL"
-                          : nm == "floor"           ? "PLUMB_RT_NEAREST_FLOOR"
-                          : nm == "ceil"            ? "PLUMB_RT_NEAREST_CEIL"
-                                         : "PLUMB_RT_NEAREST_ROUND_PREFER_FLOOR";
+    ResizeCodes codes = resizeCodes(r);
+    const char *mode = codes.mode, *coord = codes.coord,
+               *nearest = codes.nearest;
     std::vector<float> scales(r.getScales().begin(), r.getScales().end());
     return "plumb_cuda_resize_f32(" + inF(0) + ", " + shape(in(0)) + ", " +
            rank(in(0)) + ", " + shape(res(0)) + ", " + pool.f32(scales) + ", " +

@@ -13,6 +13,7 @@
 #ifndef PLUMB_TARGET_CPP_KERNELCALLS_H
 #define PLUMB_TARGET_CPP_KERNELCALLS_H
 
+#include "dialects/Plumb/IR/PlumbOps.h"
 #include "plumb/Target/Plan/ModelPlan.h"
 
 #include "mlir/IR/Operation.h"
@@ -85,6 +86,13 @@ const char *unaryOpCode(mlir::Operation *op);
 /// The plumb_rt_binary_op code of a binary or variadic op ("PLUMB_RT_ADD"
 /// for add and sum), or null.
 const char *binaryOpCode(mlir::Operation *op);
+
+/// The runtime's resize constants for a plumb.resize (mode, coordinate
+/// transformation, nearest rounding), e.g. "PLUMB_RT_RESIZE_LINEAR".
+struct ResizeCodes {
+  const char *mode, *coord, *nearest;
+};
+ResizeCodes resizeCodes(ResizeOp op);
 
 /// Whether `op` is one the emitters handle (everything the interpreter runs
 /// except plumb.if, which the emitters structure themselves).
