@@ -7,9 +7,7 @@
 
 #include <string.h>
 
-namespace {
-
-const uint32_t K[64] = {
+extern "C" const uint32_t plumb_sha256_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
     0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
     0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
@@ -21,6 +19,10 @@ const uint32_t K[64] = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
     0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
     0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+namespace {
+
+const uint32_t *const K = plumb_sha256_k;
 
 inline uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
@@ -50,6 +52,12 @@ void compress(uint32_t *s, const uint8_t *p) {
 } // namespace
 
 extern "C" {
+
+void plumb_sha256_blocks(uint32_t state[8], const uint8_t *blocks,
+                         size_t count) {
+  for (; count; --count, blocks += 64)
+    compress(state, blocks);
+}
 
 void plumb_sha256_init(plumb_sha256_ctx *ctx) {
   static const uint32_t init[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,

@@ -27,6 +27,13 @@ void plumb_sha256_final(plumb_sha256_ctx *ctx, uint8_t digest[32]);
 /// One-shot hash of n bytes.
 void plumb_sha256(const void *data, size_t n, uint8_t digest[32]);
 
+/// The round constants and the bare compression function over `count`
+/// 64-byte blocks, for hashers with their own buffering or instructions
+/// (lib/Trace/TensorHasher.cpp's SHA-NI path).
+extern const uint32_t plumb_sha256_k[64];
+void plumb_sha256_blocks(uint32_t state[8], const uint8_t *blocks,
+                         size_t count);
+
 #ifdef __cplusplus
 }
 #endif
