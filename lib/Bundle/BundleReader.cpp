@@ -304,8 +304,8 @@ llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
     return llvm::Error::success();
   };
   if (opts.checkCpu) {
-    auto src = target::emitCpp(*plan, {graphHash, plumbVersion(),
-                                       PLUMB_CONTRACT_VERSION});
+    auto src = target::emitCppForModule(
+        *b->module, *plan, {graphHash, plumbVersion(), PLUMB_CONTRACT_VERSION});
     if (!src)
       return src.takeError();
     if (auto e = compare(kCpuSource, *src))
@@ -346,6 +346,8 @@ NativeModel::load(const std::string &path, const std::string &graphHash) {
   m->runFn = (plumb_model_run_fn)dlsym(m->handle, "plumb_model_run");
   m->setThreadsFn =
       (void (*)(int32_t))dlsym(m->handle, "plumb_model_set_threads");
+  m->runTracedFn =
+      (plumb_model_run_traced_fn)dlsym(m->handle, target::kRunTracedSymbol);
   if (!abi || !hash || !m->runFn)
     return fail("'" + path + "' is not a Plumb model library (missing entry "
                 "points)");
@@ -366,9 +368,13 @@ void NativeModel::setThreads(int n) {
 
 bool NativeModel::run(const void *weights, const plumb_tensor_view *inputs,
                       plumb_tensor_view *outputs, plumb_node_hook hook,
-                      void *user, std::string &err) {
+                      void *user, std::string &err, plumb_node_fence fence) {
   char buf[512] = {0};
-  int32_t rc = runFn(weights, inputs, outputs, hook, user, buf, sizeof(buf));
+  int32_t rc =
+      fence && runTracedFn
+          ? runTracedFn(weights, inputs, outputs, hook, fence, user, buf,
+                        sizeof(buf))
+          : runFn(weights, inputs, outputs, hook, user, buf, sizeof(buf));
   if (rc != 0) {
     err = buf[0] ? buf : "the compiled model failed";
     return false;

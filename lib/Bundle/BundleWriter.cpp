@@ -121,8 +121,9 @@ llvm::Expected<std::string> deriveCpuSource(ModuleOp module,
   auto plan = target::planModel(module);
   if (!plan)
     return plan.takeError();
-  return target::emitCpp(*plan, {graphHash, plumbVersion(),
-                                 PLUMB_CONTRACT_VERSION});
+  return target::emitCppForModule(module, *plan,
+                                  {graphHash, plumbVersion(),
+                                   PLUMB_CONTRACT_VERSION});
 }
 
 llvm::Expected<std::string> deriveCudaSource(ModuleOp module,
@@ -202,8 +203,8 @@ llvm::Expected<Manifest> writeBundle(ModuleOp module, const std::string &dir,
   m.weightsAlignment = target::kPlanAlignment;
   for (const target::WeightEntry &e : plan->weights)
     m.weights.push_back({e.offset, e.bytes, e.resources});
-  auto cpuSource = target::emitCpp(*plan, {m.graphHash, plumbVersion(),
-                                           PLUMB_CONTRACT_VERSION});
+  auto cpuSource = target::emitCppForModule(
+      module, *plan, {m.graphHash, plumbVersion(), PLUMB_CONTRACT_VERSION});
   if (!cpuSource)
     return cpuSource.takeError();
   auto cudaSource = deriveCudaSource(module, m.graphHash);

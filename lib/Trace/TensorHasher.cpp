@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #ifdef PLUMB_HAVE_OPENSSL
 #include <openssl/evp.h>
@@ -78,6 +79,108 @@ compressShaNi(uint32_t *s, const uint8_t *p, size_t count) {
   _mm_storeu_si128((__m128i *)&s[4], efgh);
 }
 
+// Sixteen independent SHA-256 streams, one per 32-bit lane of the AVX-512
+// registers (FIPS 180-4 word for word: each vector op does one step of the
+// scalar compression for all sixteen). Lane l compresses `count` blocks at
+// p[l] into s[l]. A 16x16 word transpose turns sixteen 64-byte blocks into
+// the sixteen message-word vectors.
+// GCC 12's AVX-512 headers start some intrinsics from an "undefined"
+// vector and then warn about it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+__attribute__((target("avx512f,avx512bw"))) void
+compressAvx512x16(uint32_t (*s)[8], const uint8_t *const *p, size_t count) {
+  alignas(64) uint32_t tmp[8][16];
+  for (int l = 0; l < 16; ++l)
+    for (int i = 0; i < 8; ++i)
+      tmp[i][l] = s[l][i];
+  __m512i st[8];
+  for (int i = 0; i < 8; ++i)
+    st[i] = _mm512_load_si512(tmp[i]);
+  const __m512i bswap = _mm512_set4_epi32(0x0c0d0e0f, 0x08090a0b, 0x04050607,
+                                          0x00010203);
+  for (size_t b = 0; b < count; ++b) {
+    __m512i r[16], t[16], w[16];
+    for (int l = 0; l < 16; ++l)
+      r[l] = _mm512_loadu_si512(p[l] + 64 * b);
+    // Transpose: after the two unpack stages r[4q+j] holds, in its 128-bit
+    // block k, word 4k+j of lanes 4q..4q+3; the shuffles gather the blocks.
+    for (int i = 0; i < 16; i += 2) {
+      t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+      t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 16; i += 4) {
+      r[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);
+      r[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);
+      r[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);
+      r[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);
+    }
+    for (int j = 0; j < 4; ++j) {
+      __m512i b0 = _mm512_shuffle_i32x4(r[j], r[4 + j], 0x88);
+      __m512i b1 = _mm512_shuffle_i32x4(r[j], r[4 + j], 0xDD);
+      __m512i b2 = _mm512_shuffle_i32x4(r[8 + j], r[12 + j], 0x88);
+      __m512i b3 = _mm512_shuffle_i32x4(r[8 + j], r[12 + j], 0xDD);
+      t[j] = _mm512_shuffle_i32x4(b0, b2, 0x88);
+      t[8 + j] = _mm512_shuffle_i32x4(b0, b2, 0xDD);
+      t[4 + j] = _mm512_shuffle_i32x4(b1, b3, 0x88);
+      t[12 + j] = _mm512_shuffle_i32x4(b1, b3, 0xDD);
+    }
+    for (int i = 0; i < 16; ++i)
+      w[i] = _mm512_shuffle_epi8(t[i], bswap); // big-endian words
+    __m512i a = st[0], bb = st[1], c = st[2], d = st[3], e = st[4],
+            f = st[5], g = st[6], h = st[7];
+#pragma GCC unroll 64
+    for (int i = 0; i < 64; ++i) {
+      __m512i wi;
+      if (i < 16) {
+        wi = w[i];
+      } else {
+        __m512i w15 = w[(i - 15) & 15], w2 = w[(i - 2) & 15];
+        __m512i s0 = _mm512_ternarylogic_epi32(_mm512_ror_epi32(w15, 7),
+                                               _mm512_ror_epi32(w15, 18),
+                                               _mm512_srli_epi32(w15, 3), 0x96);
+        __m512i s1 = _mm512_ternarylogic_epi32(_mm512_ror_epi32(w2, 17),
+                                               _mm512_ror_epi32(w2, 19),
+                                               _mm512_srli_epi32(w2, 10), 0x96);
+        wi = _mm512_add_epi32(_mm512_add_epi32(w[i & 15], s0),
+                              _mm512_add_epi32(w[(i - 7) & 15], s1));
+        w[i & 15] = wi;
+      }
+      __m512i S1 = _mm512_ternarylogic_epi32(_mm512_ror_epi32(e, 6),
+                                             _mm512_ror_epi32(e, 11),
+                                             _mm512_ror_epi32(e, 25), 0x96);
+      __m512i ch = _mm512_ternarylogic_epi32(e, f, g, 0xCA);  // e ? f : g
+      __m512i t1 = _mm512_add_epi32(
+          _mm512_add_epi32(h, S1),
+          _mm512_add_epi32(ch, _mm512_add_epi32(wi, _mm512_set1_epi32(K[i]))));
+      __m512i S0 = _mm512_ternarylogic_epi32(_mm512_ror_epi32(a, 2),
+                                             _mm512_ror_epi32(a, 13),
+                                             _mm512_ror_epi32(a, 22), 0x96);
+      __m512i mj = _mm512_ternarylogic_epi32(a, bb, c, 0xE8); // majority
+      __m512i t2 = _mm512_add_epi32(S0, mj);
+      h = g, g = f, f = e, e = _mm512_add_epi32(d, t1), d = c, c = bb, bb = a,
+      a = _mm512_add_epi32(t1, t2);
+    }
+    st[0] = _mm512_add_epi32(st[0], a), st[1] = _mm512_add_epi32(st[1], bb);
+    st[2] = _mm512_add_epi32(st[2], c), st[3] = _mm512_add_epi32(st[3], d);
+    st[4] = _mm512_add_epi32(st[4], e), st[5] = _mm512_add_epi32(st[5], f);
+    st[6] = _mm512_add_epi32(st[6], g), st[7] = _mm512_add_epi32(st[7], h);
+  }
+  for (int i = 0; i < 8; ++i)
+    _mm512_store_si512(tmp[i], st[i]);
+  for (int l = 0; l < 16; ++l)
+    for (int i = 0; i < 8; ++i)
+      s[l][i] = tmp[i][l];
+}
+
+#pragma GCC diagnostic pop
+
+bool detectAvx512() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
+
 bool detectShaNi() {
   unsigned a, b, c, d;
   if (!__get_cpuid(1, &a, &b, &c, &d))
@@ -123,9 +226,31 @@ Sha256Impl fastest() {
 
 Sha256Impl current = fastest();
 
+#ifdef PLUMB_HAVE_X86_SHA
+bool multiLane = detectAvx512();
+#else
+bool multiLane = false;
+#endif
+
 } // namespace
 
 Sha256Impl sha256Impl() { return current; }
+
+bool multiLaneSha256() { return multiLane; }
+
+bool selectMultiLaneSha256(bool on) {
+#ifdef PLUMB_HAVE_X86_SHA
+  if (on && !detectAvx512())
+    return false;
+  multiLane = on;
+  return true;
+#else
+  if (on)
+    return false;
+  multiLane = false;
+  return true;
+#endif
+}
 
 bool selectSha256(Sha256Impl impl) {
   if (!available(impl))
@@ -333,6 +458,87 @@ Digest chunkDigestOfBytes(const void *bytes, size_t n) {
   Sha256 h;
   h.update(bytes, n);
   return h.finish();
+}
+
+// Full-size chunks of a batch go sixteen at a time through the multi-lane
+// compression (a group of fewer than 9 is cheaper one by one); the rest,
+// and everything without AVX-512, through chunkDigestWith. Floats with a
+// non-canonical NaN and bools are hashed from their canonical encoding.
+void chunkDigestBatch(Sha256 &h, const ChunkTask *tasks, size_t n) {
+#ifdef PLUMB_HAVE_X86_SHA
+  if (multiLane) {
+    thread_local std::unique_ptr<uint8_t[]> scratch;
+    const uint8_t *lanes[kHashLanes];
+    Digest *outs[kHashLanes];
+    size_t used = 0, encoded = 0;
+    auto flush = [&] {
+      if (used < 9) {
+        for (size_t l = 0; l < used; ++l)
+          *outs[l] = chunkDigestOfBytes(lanes[l], kChunkBytes);
+      } else {
+        static const uint32_t init[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
+                                         0xa54ff53a, 0x510e527f, 0x9b05688c,
+                                         0x1f83d9ab, 0x5be0cd19};
+        // The padding block of a kChunkBytes message: 0x80, zeros, and the
+        // length in bits, big-endian.
+        alignas(64) static const uint8_t pad[64] = {
+            0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0,    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0,    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            (uint8_t)((kChunkBytes * 8) >> 24), (uint8_t)((kChunkBytes * 8) >> 16),
+            (uint8_t)((kChunkBytes * 8) >> 8), (uint8_t)(kChunkBytes * 8)};
+        static_assert(kChunkBytes % 64 == 0, "chunks are whole blocks");
+        uint32_t st[kHashLanes][8];
+        const uint8_t *padLanes[kHashLanes];
+        for (size_t l = 0; l < kHashLanes; ++l) {
+          std::memcpy(st[l], init, sizeof(init));
+          if (l >= used)
+            lanes[l] = lanes[0]; // idle lanes recompute lane 0
+          padLanes[l] = pad;
+        }
+        compressAvx512x16(st, lanes, kChunkBytes / 64);
+        compressAvx512x16(st, padLanes, 1);
+        for (size_t l = 0; l < used; ++l)
+          for (int i = 0; i < 8; ++i) {
+            (*outs[l])[4 * i] = (uint8_t)(st[l][i] >> 24);
+            (*outs[l])[4 * i + 1] = (uint8_t)(st[l][i] >> 16);
+            (*outs[l])[4 * i + 2] = (uint8_t)(st[l][i] >> 8);
+            (*outs[l])[4 * i + 3] = (uint8_t)st[l][i];
+          }
+      }
+      used = encoded = 0;
+    };
+    for (size_t i = 0; i < n; ++i) {
+      const ChunkTask &t = tasks[i];
+      int64_t first, count;
+      chunkRange(t.dtype, t.numElements, t.chunk, first, count);
+      size_t es = elemBytesOf(t.dtype);
+      if ((size_t)count * es != kChunkBytes) {
+        *t.out = chunkDigestWith(h, t.dtype, t.data, t.numElements, t.chunk);
+        continue;
+      }
+      const uint8_t *p = static_cast<const uint8_t *>(t.data) + first * es;
+      if (t.dtype == 4 ||
+          (t.dtype == 1 &&
+           hasOtherNaN(reinterpret_cast<const uint32_t *>(p), count))) {
+        if (!scratch)
+          scratch.reset(new uint8_t[kHashLanes * kChunkBytes]);
+        uint8_t *buf = scratch.get() + encoded++ * kChunkBytes;
+        encodeElements(t.dtype, t.data, first, count, buf);
+        p = buf;
+      }
+      lanes[used] = p;
+      outs[used++] = t.out;
+      if (used == kHashLanes)
+        flush();
+    }
+    flush();
+    return;
+  }
+#endif
+  for (size_t i = 0; i < n; ++i)
+    *tasks[i].out = chunkDigestWith(h, tasks[i].dtype, tasks[i].data,
+                                    tasks[i].numElements, tasks[i].chunk);
 }
 
 static size_t splitPoint(size_t n) {

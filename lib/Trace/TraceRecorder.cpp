@@ -82,6 +82,7 @@ struct TraceRecorder::Pool {
   };
   struct Job {
     Digest *slot = nullptr;
+    std::atomic<int> *nodePending = nullptr; // jobs of its node not done
     std::vector<Digest> *chunksSlot = nullptr; // receives the leaves
     int32_t dtype = 1;
     std::vector<int64_t> shape;
@@ -99,6 +100,7 @@ struct TraceRecorder::Pool {
   std::deque<std::shared_ptr<Job>> queue; // jobs with chunks to claim
   std::atomic<size_t> claimable{0};      // queue.size(), read without mu
   std::atomic<size_t> pending{0};        // jobs not finished
+  std::atomic<size_t> unclaimed{0};      // chunks queued, not yet claimed
   size_t copiedBytes = 0;                // held in copies, bounded
   int sleepers = 0;
   int drainWaiters = 0;
@@ -132,35 +134,61 @@ struct TraceRecorder::Pool {
 #endif
   }
 
-  /// Claims one chunk; `sec` (time spent on the previous one) is booked.
-  bool claim(std::shared_ptr<Job> &job, size_t &chunk, double &sec) {
+  /// A claimed run of chunks (hashed together: see chunkDigestBatch).
+  struct Claim {
+    std::shared_ptr<Job> jobs[kHashLanes];
+    size_t chunks[kHashLanes];
+    size_t n = 0;
+  };
+
+  /// Claims the next chunks in queue order: a whole multi-lane batch when
+  /// enough are queued (sixteen hash in about the time of eight one by one),
+  /// else one, so a short queue is worked on at once and more chunks may
+  /// arrive meanwhile; `sec` (time spent on the previous claim) is booked.
+  bool claim(Claim &out, double &sec) {
     std::lock_guard<std::mutex> lock(mu);
+    size_t want = multiLaneSha256() && unclaimed.load(std::memory_order_relaxed) >= 9
+                      ? kHashLanes
+                      : 1;
     busySec += sec;
     sec = 0;
-    while (!queue.empty()) {
+    out.n = 0;
+    while (!queue.empty() && out.n < want) {
       std::shared_ptr<Job> &front = queue.front();
-      if (front->next < front->chunks) {
-        job = front;
-        chunk = front->next++;
-        if (front->next == front->chunks) {
-          queue.pop_front();
-          claimable.fetch_sub(1, std::memory_order_relaxed);
-        }
-        return true;
+      while (front->next < front->chunks && out.n < want) {
+        out.jobs[out.n] = front;
+        out.chunks[out.n++] = front->next++;
+        unclaimed.fetch_sub(1, std::memory_order_relaxed);
       }
-      queue.pop_front();
-      claimable.fetch_sub(1, std::memory_order_relaxed);
+      if (front->next == front->chunks) {
+        queue.pop_front();
+        claimable.fetch_sub(1, std::memory_order_relaxed);
+      }
     }
-    return false;
+    return out.n > 0;
   }
 
-  /// Hashes one claimed chunk; the last one of a job completes it.
-  void hashChunk(Sha256 &h, Job &job, size_t c, double &sec) {
+  /// Hashes claimed chunks; the last one of a job completes it.
+  void hashClaim(Sha256 &h, Claim &cl, double &sec) {
     auto t0 = std::chrono::steady_clock::now();
-    const void *data = job.owned.empty() ? job.data : job.owned.data.get();
-    job.leaves[c] = chunkDigestWith(h, job.dtype, data, job.numElements, c);
-    if (job.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == job.chunks)
-      complete(job);
+    ChunkTask tasks[kHashLanes];
+    for (size_t i = 0; i < cl.n; ++i) {
+      Job &job = *cl.jobs[i];
+      tasks[i].dtype = job.dtype;
+      tasks[i].data = job.owned.empty() ? job.data : job.owned.data.get();
+      tasks[i].numElements = job.numElements;
+      tasks[i].chunk = cl.chunks[i];
+      tasks[i].out = &job.leaves[cl.chunks[i]];
+    }
+    chunkDigestBatch(h, tasks, cl.n);
+    for (size_t i = 0; i < cl.n; ++i) {
+      Job &job = *cl.jobs[i];
+      if (job.finished.fetch_add(1, std::memory_order_acq_rel) + 1 ==
+          job.chunks)
+        complete(job);
+      cl.jobs[i].reset();
+    }
+    cl.n = 0;
     sec += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
                .count();
   }
@@ -178,6 +206,8 @@ struct TraceRecorder::Pool {
         recycle(std::move(job.owned));
         job.owned = Buffer();
       }
+      if (job.nodePending)
+        job.nodePending->fetch_sub(1, std::memory_order_release);
       bool last = pending.fetch_sub(1, std::memory_order_acq_rel) == 1;
       wake = (last && drainWaiters > 0) || copied;
     }
@@ -188,12 +218,10 @@ struct TraceRecorder::Pool {
   void loop() {
     Sha256 h;
     double sec = 0;
-    std::shared_ptr<Job> job;
-    size_t c;
+    Claim cl;
     while (true) {
-      if (claim(job, c, sec)) {
-        hashChunk(h, *job, c, sec);
-        job.reset();
+      if (claim(cl, sec)) {
+        hashClaim(h, cl, sec);
         continue;
       }
       // Wait a little without sleeping (yielding the core to anything
@@ -272,6 +300,7 @@ struct TraceRecorder::Pool {
   void push(std::shared_ptr<Job> job) {
     std::unique_lock<std::mutex> lock(mu);
     pending.fetch_add(1, std::memory_order_relaxed);
+    unclaimed.fetch_add(job->chunks, std::memory_order_relaxed);
     bool many = job->chunks > 1;
     queue.push_back(std::move(job));
     claimable.fetch_add(1, std::memory_order_release);
@@ -285,17 +314,28 @@ struct TraceRecorder::Pool {
     }
   }
 
+  /// Hashes one claim of queued chunks on the caller's thread; false when
+  /// nothing was left to claim.
+  bool helpOnce() {
+    double sec = 0;
+    Claim cl;
+    if (!claim(cl, sec))
+      return false;
+    thread_local Sha256 h;
+    hashClaim(h, cl, sec);
+    std::lock_guard<std::mutex> lock(mu);
+    busySec += sec;
+    return true;
+  }
+
   /// The caller hashes too until nothing is left to claim, then waits for
   /// the chunks other threads are still on.
   void drain() {
     Sha256 h;
     double sec = 0;
-    std::shared_ptr<Job> job;
-    size_t c;
-    while (claim(job, c, sec)) {
-      hashChunk(h, *job, c, sec);
-      job.reset();
-    }
+    Claim cl;
+    while (claim(cl, sec))
+      hashClaim(h, cl, sec);
     {
       std::lock_guard<std::mutex> lock(mu);
       busySec += sec;
@@ -332,6 +372,21 @@ void TraceRecorder::setHashThreads(unsigned n) {
 void TraceRecorder::drain() {
   if (pool)
     pool->drain();
+  hashedThrough = next - 1;
+}
+
+void TraceRecorder::waitHashed(int64_t index) {
+  index = std::min<int64_t>(index, next - 1);
+  while (hashedThrough < index) {
+    if (!pool ||
+        nodePending[hashedThrough + 1].load(std::memory_order_acquire) == 0) {
+      ++hashedThrough;
+      continue;
+    }
+    // Behind: help rather than wait (the run is stalled anyway).
+    if (!pool->helpOnce())
+      Pool::pause();
+  }
 }
 
 double TraceRecorder::backgroundHashSeconds() const {
@@ -351,6 +406,7 @@ bool TraceRecorder::begin(ModuleOp module, llvm::ArrayRef<exec::Tensor> inputs,
   drain();
   t = Trace();
   next = 0;
+  hashedThrough = -1;
   firstError.clear();
   hashSec = writeSec = 0;
   auto contract = module->getAttrOfType<StringAttr>("plumb.contract");
@@ -364,6 +420,9 @@ bool TraceRecorder::begin(ModuleOp module, llvm::ArrayRef<exec::Tensor> inputs,
     t.nodes.push_back(std::move(r));
   }
   t.hasTensors = keep;
+  nodePending.reset(new std::atomic<int>[t.nodes.size() + 1]);
+  for (size_t i = 0; i <= t.nodes.size(); ++i)
+    nodePending[i].store(0, std::memory_order_relaxed);
   for (unsigned i = 0; i < inputs.size(); ++i) {
     InputRecord in;
     auto name = main.getArgAttrOfType<StringAttr>(i, "plumb.name");
@@ -461,6 +520,8 @@ void TraceRecorder::recordNode(int64_t index, int32_t numResults,
     job->numElements = count;
     job->chunks = numChunks(v.dtype, count);
     job->leaves.resize(job->chunks);
+    job->nodePending = &nodePending[index];
+    nodePending[index].fetch_add(1, std::memory_order_relaxed);
     if (!lent) {
       job->owned = pool->takeBuffer(bytes);
       std::memcpy(job->owned.data.get(), v.data, bytes);

@@ -20,10 +20,20 @@
 // Six chains run as epilogues, the tanh chain op by op.
 // RUN: grep -c "^void plumb_epilogue_" %t/b.plumb/cpu/model.cpp | FileCheck %s --check-prefix=EPI
 // EPI: 6
-// RUN: grep -c "// op by op: 'plumb.tanh' has no per-element form" %t/b.plumb/cpu/model.cpp | FileCheck %s --check-prefix=BYOP
+// RUN: sed -n "/^int32_t runPlanned/,/^}/p" %t/b.plumb/cpu/model.cpp | grep -c "// op by op: 'plumb.tanh' has no per-element form" | FileCheck %s --check-prefix=BYOP
 // BYOP: 1
 // RUN: grep -c "float \*const dst = " %t/b.plumb/cpu/model.cpp | FileCheck %s --check-prefix=DST
 // DST: 1
+// Traced runs use the second plan (each node's results kept in place for a
+// few more nodes and hashed there, fences before later nodes): the same
+// outputs and trace root as the interpreter.
+// RUN: grep -c "^int32_t runTraced\|^PLUMB_EXPORT int32_t plumb_model_run_traced(" %t/b.plumb/cpu/model.cpp | FileCheck %s --check-prefix=TRACED
+// TRACED: 2
+// RUN: %plumb run %t/b.plumb --inputs-dir %t/in --trace %t/tc --threads 2 | sed "s/, written to .*//" > %t/tc.txt
+// RUN: %plumb run %s --interpret --inputs-dir %t/in --trace %t/ti | sed "s/, written to .*//" > %t/ti.txt
+// RUN: diff %t/tc.txt %t/ti.txt
+// RUN: FileCheck %s --check-prefix=ROOT < %t/tc.txt
+// ROOT: trace: 7 nodes, root {{[0-9a-f]{64}$}}
 // RUN: %plumb cost %s | FileCheck %s --check-prefix=NODES
 // NODES: nodes       7
 module attributes {plumb.contract = "plumb-det-v1"} {

@@ -368,6 +368,7 @@ int cmdRun(std::vector<std::string> args) {
     trace::TraceRecorder *rec;
     const std::vector<trace::BitFlip> *faults;
     std::string *hookErr;
+    bool lent; // results stay in place until their fence (traced entry)
     static void call(void *user, int64_t node, int32_t n,
                      const plumb_tensor_view *results) {
       auto *h = static_cast<CompiledHook *>(user);
@@ -378,15 +379,19 @@ int cmdRun(std::vector<std::string> args) {
             *h->hookErr = "--inject-fault node=" + std::to_string(f.node) +
                           ": " + (n < 1 ? "the node has no results" : ferr);
         }
-      h->rec->recordNode(node, n, results);
+      h->rec->recordNode(node, n, results, h->lent);
+    }
+    static void fence(void *user, int64_t node) {
+      static_cast<CompiledHook *>(user)->rec->waitHashed(node);
     }
   };
   auto runCompiled = [&](trace::TraceRecorder *rec,
                          std::vector<exec::Tensor> &outs, std::string &err) {
-    CompiledHook h{rec, &faults, &hookErr};
+    bool traced = rec && native->canRunTraced();
+    CompiledHook h{rec, &faults, &hookErr, traced};
     return runNative(*native, *bundled, func, inputs, outs,
                      rec ? &CompiledHook::call : nullptr, rec ? &h : nullptr,
-                     err);
+                     err, traced ? &CompiledHook::fence : nullptr);
   };
 
   plumb_rt_set_threads(threads);

@@ -35,11 +35,13 @@ loadNativeForRun(const bundle::Bundle &b, const std::string &device);
 /// The interpreter's input checks (type, shape, bound values).
 bool checkRunInputs(mlir::func::FuncOp func,
                     llvm::ArrayRef<exec::Tensor> inputs, std::string &err);
-/// Runs the loaded library once; allocates `outputs`.
+/// Runs the loaded library once; allocates `outputs`. With `fence` the
+/// traced entry point runs (NativeModel::run).
 bool runNative(bundle::NativeModel &native, const bundle::Bundle &b,
                mlir::func::FuncOp func, llvm::ArrayRef<exec::Tensor> inputs,
                std::vector<exec::Tensor> &outputs, plumb_node_hook hook,
-               void *user, std::string &err);
+               void *user, std::string &err,
+               plumb_node_fence fence = nullptr);
 
 } // namespace tool
 } // namespace plumb

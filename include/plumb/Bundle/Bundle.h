@@ -103,9 +103,14 @@ public:
   static llvm::Expected<std::unique_ptr<NativeModel>>
   load(const std::string &path, const std::string &graphHash);
   void setThreads(int n);
+  /// Whether the library has plumb_model_run_traced (model_abi.h): a run
+  /// given a hook and a fence then keeps each node's results in place until
+  /// the fence for that node returned, so a recorder reads them there.
+  bool canRunTraced() const { return runTracedFn != nullptr; }
+  /// With `fence` (only where canRunTraced()), the traced entry point runs.
   bool run(const void *weights, const plumb_tensor_view *inputs,
            plumb_tensor_view *outputs, plumb_node_hook hook, void *user,
-           std::string &err);
+           std::string &err, plumb_node_fence fence = nullptr);
   const std::string &path() const { return libPath; }
 
 private:
@@ -113,6 +118,7 @@ private:
   void *handle = nullptr;
   plumb_model_run_fn runFn = nullptr;
   void (*setThreadsFn)(int32_t) = nullptr;
+  plumb_model_run_traced_fn runTracedFn = nullptr;
   std::string libPath;
 };
 

@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,14 +59,18 @@ public:
 
   /// Records node `index`'s results. Nodes arrive in canonical order, each
   /// once; anything else is reported by finish(). `lent`: the data stay
-  /// valid and unchanged until drain() (no copy is made for background
-  /// hashing).
+  /// valid and unchanged until waitHashed(index) or drain() returned (no
+  /// copy is made for background hashing).
   void recordNode(int64_t index, int32_t numResults,
                   const plumb_tensor_view *results, bool lent = false);
   void recordNode(int64_t index, llvm::ArrayRef<exec::Tensor> results,
                   bool lent = false);
   /// Waits until every queued hash is done.
   void drain();
+  /// Waits until the results of nodes 0..index are hashed (no longer
+  /// read), hashing queued chunks meanwhile: the fence of traced compiled
+  /// runs (model_abi.h's plumb_node_fence).
+  void waitHashed(int64_t index);
 
   /// The plumb_node_hook trampoline; `user` is the TraceRecorder.
   static void abiHook(void *user, int64_t nodeIndex, int32_t numResults,
@@ -94,6 +99,10 @@ private:
   double hashSec = 0;
   double writeSec = 0;
   std::unique_ptr<Pool> pool;
+  /// Per node, its queued hash jobs not finished; nodes before
+  /// hashedThrough + 1 have none.
+  std::unique_ptr<std::atomic<int>[]> nodePending;
+  int64_t hashedThrough = -1;
 };
 
 /// `plumb run --inject-fault node=K,bit=B`.

@@ -19,6 +19,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <map>
+
 using namespace mlir;
 
 namespace plumb {
@@ -31,12 +33,24 @@ llvm::Error fail(const std::string &msg) {
                                  msg.c_str());
 }
 
+/// What the run functions of one file share: the literal pool and the
+/// functions defined before them (conv epilogues, each once).
+struct SharedText {
+  LiteralPool pool;
+  std::string functions;
+  /// Epilogue definitions by name, to reuse an identical one.
+  std::map<std::string, std::string> epilogues;
+};
+
+/// Writes the body of one run function: prologue, the nodes, the outputs
+/// not computed in place, for one memory plan.
 class CppWriter {
 public:
-  CppWriter(const ModelPlan &plan, const EmitHeader &header)
-      : plan(plan), header(header) {}
+  CppWriter(const ModelPlan &plan, SharedText &shared, std::string variant)
+      : plan(plan), pool(shared.pool), shared(shared),
+        variant(std::move(variant)) {}
 
-  llvm::Expected<std::string> run();
+  llvm::Expected<std::string> runBody();
 
 private:
   /// The pointer expression of a value as a kernel operand.
@@ -82,10 +96,10 @@ private:
   KernelCallContext context(Operation *op, int64_t node);
 
   const ModelPlan &plan;
-  const EmitHeader &header;
-  LiteralPool pool;
-  /// Functions the body calls (fused-chain epilogues), defined before it.
-  std::string functions;
+  LiteralPool &pool;
+  SharedText &shared;
+  /// Suffix of this plan's epilogue names where they differ from another's.
+  std::string variant;
 };
 
 bool CppWriter::emitIf(IfOp op, int64_t node, std::string &out,
@@ -125,7 +139,19 @@ bool CppWriter::emitFused(FusedOp op, int64_t node, std::string &out,
     std::string why;
     bool inPlace = ptr(chain.front()->getResult(0)) == ptr(op.getOutput());
     if (buildConvEpilogue(op, name, inPlace, code, why)) {
-      functions += code.function + "\n";
+      // Plans differ in offsets only, so the function is usually the same;
+      // where it is not (in place in one plan only), it gets its own name.
+      auto known = shared.epilogues.find(name);
+      if (known != shared.epilogues.end() && known->second != code.function) {
+        name += variant;
+        code = EpilogueCode();
+        buildConvEpilogue(op, name, inPlace, code, why);
+        known = shared.epilogues.find(name);
+      }
+      if (known == shared.epilogues.end()) {
+        shared.epilogues[name] = code.function;
+        shared.functions += code.function + "\n";
+      }
       std::vector<std::string> ctxPtrs;
       for (Value v : code.externals)
         ctxPtrs.push_back("(const float *)" + ptr(v));
@@ -179,7 +205,7 @@ bool CppWriter::emitOp(Operation *op, int64_t node, std::string &out,
   return emitHostKernelCall(ctx, op, out, err);
 }
 
-llvm::Expected<std::string> CppWriter::run() {
+llvm::Expected<std::string> CppWriter::runBody() {
   func::FuncOp main = plan.main;
   Block &entry = main.getBody().front();
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
@@ -187,6 +213,9 @@ llvm::Expected<std::string> CppWriter::run() {
   // The body first: it fills the literal pool.
   std::string body;
   for (auto [k, op] : llvm::enumerate(plan.nodes)) {
+    int64_t fenced = (int64_t)k - plan.resultLag - 1;
+    if (plan.resultLag >= 0 && fenced >= 0)
+      body += "\n  fence(user, " + std::to_string(fenced) + ");";
     body += "\n  // node " + std::to_string(k) + ": " +
             op->getName().getStringRef().str() + " -> ";
     for (auto [i, r] : llvm::enumerate(op->getResults())) {
@@ -248,63 +277,137 @@ llvm::Expected<std::string> CppWriter::run() {
                 std::to_string(info.bytes) + ");\n";
   }
 
-  int64_t weightCount = (int64_t)plan.weights.size();
-  std::string s = generatedBanner(
-      "model.cpp", "Plumb compiled model", header,
-      "//\n// " + std::to_string(plan.nodes.size()) + " nodes; weights " +
-          std::to_string(plan.weightsBytes) + " bytes in " +
-          std::to_string(weightCount) + " entries; arena " +
-          std::to_string(plan.arenaBytes) + " bytes (" +
-          std::to_string(plan.unplannedBytes) + " without reuse).\n");
-  s += generatedPrelude("", header, plan);
-  s += "\n// Shapes and attribute arrays.\n";
-  s += pool.text();
-  if (!functions.empty())
-    s += "\n" + functions;
-  s += "\n";
-  s += generatedHelpers();
-  s += "\n"
-       "// One arena per loaded model, reused by every run (runs are serialised).\n"
-       "std::mutex gRunMutex;\n"
-       "struct Arena {\n"
-       "  char *base = nullptr;\n"
-       "  ~Arena() { free(base); }\n"
-       "} gArena;\n"
-       "\n";
-  s += generatedIdentityExports();
-  s += "\n"
-       "PLUMB_EXPORT void plumb_model_set_threads(int32_t n) {\n"
-       "  std::lock_guard<std::mutex> lock(gRunMutex);\n"
-       "  plumb_rt_set_threads(n);\n"
-       "}\n"
-       "\n"
-       "PLUMB_EXPORT int32_t plumb_model_run(const void *weights,\n"
-       "                                     const plumb_tensor_view *inputs,\n"
-       "                                     plumb_tensor_view *outputs,\n"
-       "                                     plumb_node_hook hook, void *user,\n"
-       "                                     char *err, size_t err_len) {\n"
-       "  std::lock_guard<std::mutex> lock(gRunMutex);\n"
-       "  if (!gArena.base && !(gArena.base = (char *)aligned_alloc(64, kArenaBytes)))\n"
-       "    return failText(err, err_len, \"cannot allocate the arena\");\n"
-       "  char *const A = gArena.base;\n"
-       "  const char *const W = (const char *)weights;\n"
-       "  (void)W;\n"
-       "  int rc = 0;\n"
-       "  (void)rc;\n";
-  s += prologue;
-  s += body;
+  std::string s = prologue + body;
   if (!epilogue.empty())
     s += "\n  // Outputs not computed in place.\n" + epilogue;
-  s += "  return 0;\n}\n";
   return s;
 }
 
 } // namespace
 
 llvm::Expected<std::string> emitCpp(const ModelPlan &plan,
-                                    const EmitHeader &header) {
-  CppWriter w(plan, header);
-  return w.run();
+                                    const EmitHeader &header,
+                                    const ModelPlan *tracePlan) {
+  SharedText shared;
+  auto body = CppWriter(plan, shared, "").runBody();
+  if (!body)
+    return body.takeError();
+  std::string traced;
+  if (tracePlan) {
+    auto b = CppWriter(*tracePlan, shared, "_traced").runBody();
+    if (!b)
+      return b.takeError();
+    traced = std::move(*b);
+  }
+
+  int64_t weightCount = (int64_t)plan.weights.size();
+  std::string notes =
+      "//\n// " + std::to_string(plan.nodes.size()) + " nodes; weights " +
+      std::to_string(plan.weightsBytes) + " bytes in " +
+      std::to_string(weightCount) + " entries; arena " +
+      std::to_string(plan.arenaBytes) + " bytes (" +
+      std::to_string(plan.unplannedBytes) + " without reuse).\n";
+  if (tracePlan)
+    notes += "// Traced runs keep each node's results in place for " +
+             std::to_string(tracePlan->resultLag) +
+             " more nodes: arena " + std::to_string(tracePlan->arenaBytes) +
+             " bytes.\n";
+  std::string s =
+      generatedBanner("model.cpp", "Plumb compiled model", header, notes);
+  s += generatedPrelude("", header, plan);
+  if (tracePlan)
+    s += "constexpr size_t kTracedArenaBytes = " +
+         std::to_string(std::max<int64_t>(tracePlan->arenaBytes, kPlanAlignment)) +
+         ";\n";
+  s += "\n// Shapes and attribute arrays.\n";
+  s += shared.pool.text();
+  if (!shared.functions.empty())
+    s += "\n" + shared.functions;
+  s += "\n";
+  s += generatedHelpers();
+  s += "\n"
+       "// One arena per loaded model and plan, reused by every run (runs are\n"
+       "// serialised).\n"
+       "std::mutex gRunMutex;\n"
+       "struct Arena {\n"
+       "  char *base = nullptr;\n"
+       "  ~Arena() { free(base); }\n"
+       "  char *get(size_t bytes) {\n"
+       "    if (!base)\n"
+       "      base = (char *)aligned_alloc(64, bytes);\n"
+       "    return base;\n"
+       "  }\n"
+       "} gArena";
+  s += tracePlan ? ", gTracedArena;\n" : ";\n";
+  std::string signature =
+      "(char *const A, const char *const W,\n"
+      "                const plumb_tensor_view *inputs,\n"
+      "                plumb_tensor_view *outputs, plumb_node_hook hook,\n"
+      "                void *user, char *err, size_t err_len) {\n"
+      "  (void)W;\n"
+      "  int rc = 0;\n"
+      "  (void)rc;\n";
+  s += "\n"
+       "int32_t runPlanned" + signature + *body + "  return 0;\n}\n";
+  if (tracePlan) {
+    std::string tracedSignature = signature;
+    tracedSignature.replace(tracedSignature.find("plumb_node_hook hook,"),
+                            21, "plumb_node_hook hook, plumb_node_fence fence,");
+    s += "\n"
+         "// The same nodes at the trace plan's offsets, fenced.\n"
+         "int32_t runTraced" + tracedSignature + traced + "  return 0;\n}\n";
+  }
+  s += "\n";
+  s += generatedIdentityExports();
+  s += "\n"
+       "PLUMB_EXPORT void plumb_model_set_threads(int32_t n) {\n"
+       "  std::lock_guard<std::mutex> lock(gRunMutex);\n"
+       "  plumb_rt_set_threads(n);\n"
+       "}\n"
+       "\n";
+  if (tracePlan)
+    s += "PLUMB_EXPORT int32_t plumb_model_trace_lag(void) { return " +
+         std::to_string(tracePlan->resultLag) +
+         "; }\n"
+         "\n"
+         "PLUMB_EXPORT int32_t plumb_model_run_traced(\n"
+         "    const void *weights, const plumb_tensor_view *inputs,\n"
+         "    plumb_tensor_view *outputs, plumb_node_hook hook,\n"
+         "    plumb_node_fence fence, void *user, char *err, size_t err_len) {\n"
+         "  std::lock_guard<std::mutex> lock(gRunMutex);\n"
+         "  if (!hook || !fence)\n"
+         "    return failText(err, err_len, \"a traced run needs a hook and a "
+         "fence\");\n"
+         "  char *const A = gTracedArena.get(kTracedArenaBytes);\n"
+         "  if (!A)\n"
+         "    return failText(err, err_len, \"cannot allocate the arena\");\n"
+         "  return runTraced(A, (const char *)weights, inputs, outputs, hook, "
+         "fence, user,\n"
+         "                   err, err_len);\n"
+         "}\n"
+         "\n";
+  s += "PLUMB_EXPORT int32_t plumb_model_run(const void *weights,\n"
+       "                                     const plumb_tensor_view *inputs,\n"
+       "                                     plumb_tensor_view *outputs,\n"
+       "                                     plumb_node_hook hook, void *user,\n"
+       "                                     char *err, size_t err_len) {\n"
+       "  std::lock_guard<std::mutex> lock(gRunMutex);\n"
+       "  const char *const W = (const char *)weights;\n";
+  s += "  char *const A = gArena.get(kArenaBytes);\n"
+       "  if (!A)\n"
+       "    return failText(err, err_len, \"cannot allocate the arena\");\n"
+       "  return runPlanned(A, W, inputs, outputs, hook, user, err, err_len);\n"
+       "}\n";
+  return s;
+}
+
+llvm::Expected<std::string> emitCppForModule(ModuleOp module,
+                                             const ModelPlan &plan,
+                                             const EmitHeader &header) {
+  auto traced = planForTraces(module);
+  if (!traced)
+    return traced.takeError();
+  return emitCpp(plan, header, *traced ? &**traced : nullptr);
 }
 
 } // namespace target

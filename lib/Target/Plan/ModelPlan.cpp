@@ -244,6 +244,19 @@ private:
     auto ret = cast<func::ReturnOp>(entry.getTerminator());
     for (Value v : ret.getOperands())
       use(v, endPos);
+    // Traced runs: node k's results live through the start of node
+    // k + lag + 1 (inclusive, so that node's own results never share them;
+    // ops in its regions may, which the fence before it allows).
+    if (options.resultLag >= 0) {
+      plan.resultLag = options.resultLag;
+      int64_t n = (int64_t)plan.nodes.size();
+      for (int64_t k = 0; k < n; ++k) {
+        int64_t until = k + options.resultLag + 1;
+        int64_t p = until < n ? pos.lookup(plan.nodes[until]) : endPos;
+        for (Value r : plan.nodes[k]->getResults())
+          use(r, p);
+      }
+    }
     // Outputs computed by a top-level node are written in place.
     llvm::DenseSet<Value> outputValues;
     for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
@@ -443,6 +456,17 @@ llvm::Expected<ModelPlan> planModel(ModuleOp module, PlanOptions options) {
   if (auto err = planner.run(main))
     return std::move(err);
   return std::move(plan);
+}
+
+llvm::Expected<std::optional<ModelPlan>> planForTraces(ModuleOp module) {
+  PlanOptions options;
+  options.resultLag = kTraceResultLag;
+  auto plan = planModel(module, options);
+  if (!plan)
+    return plan.takeError();
+  if (plan->arenaBytes > kTracePlanLimitBytes)
+    return std::optional<ModelPlan>();
+  return std::optional<ModelPlan>(std::move(*plan));
 }
 
 llvm::Error appendWeightBytes(const WeightEntry &entry, std::string &out) {

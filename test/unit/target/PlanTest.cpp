@@ -105,6 +105,49 @@ TEST_F(PlanFixture, LiveBuffersNeverOverlapAndAreReused) {
     EXPECT_EQ(plan->info(v).storage.offset % kPlanAlignment, 0);
 }
 
+// Traced runs' plans: node k's results keep their bytes while nodes
+// k+1 .. k+lag+1 run (the fence before node k+lag+1 waits for their
+// hashes), whatever their last use; with a small lag buffers are still
+// reused, and a lag beyond the node count reuses none.
+TEST_F(PlanFixture, TracePlanKeepsResultsForTheLag) {
+  auto m = parse(kChain);
+  ASSERT_TRUE(m);
+  for (int64_t lag : {0, 1, 2, 3, 100}) {
+    PlanOptions options;
+    options.resultLag = lag;
+    auto plan = planModel(*m, options);
+    ASSERT_TRUE(!!plan) << llvm::toString(plan.takeError());
+    EXPECT_EQ(plan->resultLag, lag);
+    const std::vector<Operation *> &nodes = plan->nodes;
+    auto range = [&](Value v) {
+      const ValueInfo &i = plan->info(v);
+      return std::make_pair(i.storage.offset, i.storage.offset + i.bytes);
+    };
+    for (size_t k = 0; k < nodes.size(); ++k)
+      for (Value r : nodes[k]->getResults()) {
+        if (plan->info(r).storage.kind != StorageKind::Arena)
+          continue;
+        for (size_t j = k + 1; j < nodes.size() && (int64_t)j <= (int64_t)k + lag + 1; ++j)
+          for (Value w : nodes[j]->getResults()) {
+            const ValueInfo &iw = plan->info(w);
+            if (iw.storage.kind != StorageKind::Arena || iw.aliased)
+              continue;
+            auto a = range(r), b = range(w);
+            EXPECT_TRUE(a.second <= b.first || b.second <= a.first)
+                << "lag " << lag << ": node " << j << " overwrites node " << k;
+          }
+      }
+    if (lag == 0)
+      EXPECT_LT(plan->arenaBytes, plan->unplannedBytes);
+    if (lag == 100)
+      EXPECT_EQ(plan->reusedBuffers, 0);
+  }
+  auto traced = planForTraces(*m);
+  ASSERT_TRUE(!!traced) << llvm::toString(traced.takeError());
+  ASSERT_TRUE(traced->has_value());
+  EXPECT_EQ((*traced)->resultLag, kTraceResultLag);
+}
+
 TEST_F(PlanFixture, ReshapeAliasesOnlyAtTheLastUse) {
   auto m = parse(kChain);
   auto plan = planModel(*m);

@@ -23,6 +23,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -187,6 +188,66 @@ TEST_P(TensorHasher, MatchesTheChunkedDefinition) {
   std::memcpy(b.as<float>() + 8000, &n2, 4);
   EXPECT_EQ(trace::tensorHash(a), trace::tensorHash(b));
   EXPECT_EQ(trace::chunkDigests(a)[1], trace::chunkDigests(b)[1]);
+}
+
+// Batches mix tensors, dtypes, full and short chunks, chunks needing their
+// canonical encoding (non-canonical NaNs, bools), in every group size around
+// the multi-lane width; each digest equals the reference SHA-256 of the
+// chunk's canonical bytes, with and without the multi-lane code.
+TEST_P(TensorHasher, ChunkBatchesMatchSingleChunks) {
+  std::mt19937 rng(23);
+  std::vector<exec::Tensor> ts;
+  for (auto [dtype, n] : std::vector<std::pair<int32_t, int64_t>>{
+           {1, 4096 * 21 + 5}, {1, 4096 * 3}, {2, 2048 * 17}, {3, 4096 * 2 + 1},
+           {4, 16384 * 5 + 7}, {1, 100}})
+    ts.push_back(exec::Tensor::make((exec::ElemType)dtype, {n}));
+  for (exec::Tensor &t : ts) {
+    auto *b = static_cast<uint8_t *>(t.raw());
+    for (size_t i = 0; i < t.byteSize(); ++i)
+      b[i] = (uint8_t)rng();
+  }
+  uint32_t nan = 0xFF812345u; // non-canonical NaNs in chunks 0, 7 and 20
+  for (int64_t at : {3, 4096 * 7 + 9, 4096 * 20 + 4095})
+    std::memcpy(ts[0].as<float>() + at, &nan, 4);
+  std::vector<std::pair<size_t, size_t>> all; // (tensor, chunk)
+  for (size_t k = 0; k < ts.size(); ++k)
+    for (size_t c = 0; c < trace::numChunks((int32_t)ts[k].type,
+                                            ts[k].numElements());
+         ++c)
+      all.push_back({k, c});
+  std::shuffle(all.begin(), all.end(), rng);
+  bool savedLanes = trace::multiLaneSha256();
+  for (bool lanes : {false, true}) {
+    if (!trace::selectMultiLaneSha256(lanes))
+      continue; // no AVX-512 here
+    for (size_t group : {1, 8, 9, 15, 16, 17, 33, 200}) {
+      std::vector<Digest> got(all.size());
+      std::vector<trace::ChunkTask> tasks(all.size());
+      for (size_t i = 0; i < all.size(); ++i) {
+        const exec::Tensor &t = ts[all[i].first];
+        tasks[i] = {(int32_t)t.type, t.raw(), t.numElements(), all[i].second,
+                    &got[i]};
+      }
+      trace::Sha256 h;
+      for (size_t i = 0; i < all.size(); i += group)
+        trace::chunkDigestBatch(h, tasks.data() + i,
+                                std::min(group, all.size() - i));
+      for (size_t i = 0; i < all.size(); ++i) {
+        const exec::Tensor &t = ts[all[i].first];
+        int64_t first, count;
+        trace::chunkRange((int32_t)t.type, t.numElements(), all[i].second,
+                          first, count);
+        size_t es = trace::elemBytesOf((int32_t)t.type);
+        std::vector<uint8_t> enc((size_t)count * es);
+        trace::encodeElements((int32_t)t.type, t.raw(), first, count,
+                              enc.data());
+        ASSERT_EQ(got[i], sha256(enc.data(), enc.size()))
+            << "lanes " << lanes << " group " << group << " tensor "
+            << all[i].first << " chunk " << all[i].second;
+      }
+    }
+  }
+  trace::selectMultiLaneSha256(savedLanes);
 }
 
 TEST_P(TensorHasher, FastMerkleVerifyAgrees) {
@@ -578,6 +639,42 @@ TEST_F(SmallRun, ChunkedBackgroundHashingOfLargeResults) {
       if (threads)
         EXPECT_GT(rec.backgroundHashSeconds(), 0.0);
     }
+}
+
+// The fence of traced compiled runs: once waitHashed(k) returned, the
+// results of nodes up to k may be overwritten (the run reuses their
+// buffers) and the trace still holds the hashes of what they were.
+TEST_F(SmallRun, WaitHashedReleasesLentResults) {
+  std::mt19937 rng(9);
+  for (unsigned threads : {0u, 1u, 2u}) {
+    std::vector<exec::Tensor> data, want;
+    for (int k = 0; k < 6; ++k) {
+      exec::Tensor t = exec::Tensor::make(exec::ElemType::F32,
+                                          {(int64_t)(4096 * (3 * k + 1) + 5)});
+      for (int64_t i = 0; i < t.numElements(); ++i)
+        t.as<float>()[i] = (float)(rng() % 1000) / 7.0f;
+      want.push_back(t);
+      data.push_back(std::move(t));
+    }
+    trace::TraceRecorder rec("", false);
+    rec.setHashThreads(threads);
+    std::string err;
+    ASSERT_TRUE(rec.begin(*module, inputs, err));
+    for (int k = 0; k < 6; ++k) {
+      // A lag of one node: before node k, node k-2's results are released
+      // and scribbled over.
+      if (k >= 2) {
+        rec.waitHashed(k - 2);
+        std::fill(data[k - 2].as<float>(),
+                  data[k - 2].as<float>() + data[k - 2].numElements(), -1.0f);
+      }
+      rec.recordNode(k, llvm::ArrayRef<exec::Tensor>(data[k]), /*lent=*/true);
+    }
+    ASSERT_TRUE(rec.finish(0, "", err)) << err;
+    for (int k = 0; k < 6; ++k)
+      EXPECT_EQ(rec.trace().nodes[k].results[0], trace::tensorHash(want[k]))
+          << "threads " << threads << " node " << k;
+  }
 }
 
 TEST_F(SmallRun, AbiHookRecordsViews) {

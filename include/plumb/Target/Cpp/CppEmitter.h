@@ -28,13 +28,26 @@ struct EmitHeader {
   std::string contract;     // "plumb-det-v1"
 };
 
-/// The C++ source of the compiled model.
+/// The C++ source of the compiled model. With `tracePlan` (the same module
+/// planned with a resultLag) the model also exports plumb_model_run_traced
+/// and plumb_model_trace_lag (model_abi.h): the nodes again, at that plan's
+/// offsets, with a fence before each node.
 llvm::Expected<std::string> emitCpp(const ModelPlan &plan,
-                                    const EmitHeader &header);
+                                    const EmitHeader &header,
+                                    const ModelPlan *tracePlan = nullptr);
+
+/// emitCpp with the module's trace plan (planForTraces) where it has one:
+/// what bundles contain.
+llvm::Expected<std::string> emitCppForModule(mlir::ModuleOp module,
+                                             const ModelPlan &plan,
+                                             const EmitHeader &header);
 
 /// Exported symbol beyond model_abi.h's list: sets the kernel thread count
 /// of the model's own copy of the runtime (`void (int32_t)`).
 constexpr const char *kSetThreadsSymbol = "plumb_model_set_threads";
+/// Optional entry points of model_abi.h for traced runs.
+constexpr const char *kRunTracedSymbol = "plumb_model_run_traced";
+constexpr const char *kTraceLagSymbol = "plumb_model_trace_lag";
 
 } // namespace target
 } // namespace plumb

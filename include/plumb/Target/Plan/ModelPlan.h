@@ -25,6 +25,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,8 @@ struct ModelPlan {
   /// Arena offset of the canonicalised copy of a weight entry (-1: none).
   std::vector<int64_t> weightCanonicalSlot;
   int64_t arenaBytes = 0;
+  /// The resultLag this plan was made with (-1: none).
+  int64_t resultLag = -1;
   /// Number of values that share an arena buffer with another (statistic).
   int64_t reusedBuffers = 0;
   /// Sum of the sizes of all arena values (what no reuse would need).
@@ -100,12 +103,29 @@ struct PlanOptions {
   /// is computed there (the host copies them back), so no value lives in
   /// caller memory.
   bool deviceResident = false;
+  /// For traced runs (>= 0): the results of node k stay in place, unchanged,
+  /// until node k + resultLag + 1 starts, so a trace recorder hashes them
+  /// there while later nodes run; before node j the run waits (a fence)
+  /// until the results of nodes up to j - resultLag - 1 are hashed.
+  int64_t resultLag = -1;
 };
 
 /// Builds the plan of `module`'s @main. Fails on a value whose type is not a
 /// static tensor of f32/i64/i32/i1, or a constant whose bits cannot be read.
 llvm::Expected<ModelPlan> planModel(mlir::ModuleOp module,
                                     PlanOptions options = {});
+
+/// The lag of traced runs' plans: nodes a trace recorder may fall behind
+/// the run before the run waits for it. Larger lags keep more results in
+/// memory at once (and out of cache); smaller ones stall the run more. 16
+/// measured best on the shared models (bench: scripts/trace-overhead; 4
+/// stalled magika and ultraface, keeping everything was no faster).
+constexpr int64_t kTraceResultLag = 16;
+/// The resultLag plan of `module` for traced runs, when its arena stays
+/// within kTracePlanLimitBytes (no value otherwise: traced runs then use
+/// the normal plan and the recorder copies results).
+constexpr int64_t kTracePlanLimitBytes = int64_t(1) << 30;
+llvm::Expected<std::optional<ModelPlan>> planForTraces(mlir::ModuleOp module);
 
 /// Appends the bits of a weight entry (runtime layout: bool as one byte).
 llvm::Error appendWeightBytes(const WeightEntry &entry, std::string &out);

@@ -35,6 +35,11 @@ typedef void (*plumb_node_hook)(void *user, int64_t node_index,
                                 int32_t num_results,
                                 const plumb_tensor_view *results);
 
+/// Traced runs (see plumb_model_run_traced): returns once the caller no
+/// longer reads the results of nodes 0..node_index (it may help hashing
+/// meanwhile).
+typedef void (*plumb_node_fence)(void *user, int64_t node_index);
+
 /// Entry points every compiled model exports:
 ///   int32_t plumb_model_abi_version(void);         returns PLUMB_MODEL_ABI_VERSION
 ///   const char *plumb_model_graph_hash(void);       64 hex digits
@@ -47,12 +52,28 @@ typedef void (*plumb_node_hook)(void *user, int64_t node_index,
 /// Models Plumb emits also export (optional for hosts to call)
 ///   void plumb_model_set_threads(int32_t n);        kernel threads of the
 ///                                                   model's own runtime copy
+///   int32_t plumb_model_trace_lag(void);            L, see below
+///   int32_t plumb_model_run_traced(const void *weights,
+///                                  const plumb_tensor_view *inputs,
+///                                  plumb_tensor_view *outputs,
+///                                  plumb_node_hook hook, plumb_node_fence fence,
+///                                  void *user, char *err, size_t err_len);
+/// plumb_model_run_traced calls the hook (not NULL) after every node as
+/// plumb_model_run does, and in addition keeps node k's results in place,
+/// unchanged, until it has called fence(user, k) and that returned: before
+/// node j it calls fence(user, j - L - 1). A recorder can so read results
+/// where they are, behind the run by up to L nodes, instead of copying them
+/// during the hook. Identical results and hook calls to plumb_model_run.
 /// Runs of one loaded model are serialised (one arena per model).
 typedef int32_t (*plumb_model_run_fn)(const void *weights,
                                       const plumb_tensor_view *inputs,
                                       plumb_tensor_view *outputs,
                                       plumb_node_hook hook, void *user,
                                       char *err, size_t err_len);
+typedef int32_t (*plumb_model_run_traced_fn)(
+    const void *weights, const plumb_tensor_view *inputs,
+    plumb_tensor_view *outputs, plumb_node_hook hook, plumb_node_fence fence,
+    void *user, char *err, size_t err_len);
 
 #ifdef __cplusplus
 }
