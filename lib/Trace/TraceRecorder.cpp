@@ -22,6 +22,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -112,6 +113,50 @@ struct TraceRecorder::Pool {
   static constexpr size_t kMaxSpareBytes = size_t(256) << 20;
   static constexpr double kSpinSec = 300e-6;
 
+  /// Set while a recorder records a run: idle threads poll instead of
+  /// sleeping.
+  std::atomic<bool> armed{false};
+  std::atomic<bool> stopping{false};
+
+  /// Arms the pool and waits (at most 10 ms) until no thread sleeps, so
+  /// the run does not pay their wake-up (tens of microseconds here).
+  void arm() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      armed.store(true, std::memory_order_relaxed);
+    }
+    work.notify_all();
+    auto t0 = std::chrono::steady_clock::now();
+    while (true) {
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (sleepers == 0)
+          return;
+      }
+      if (std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(10))
+        return;
+      std::this_thread::yield();
+    }
+  }
+  void disarm() { armed.store(false, std::memory_order_relaxed); }
+
+  double busySeconds() {
+    std::lock_guard<std::mutex> lock(mu);
+    return busySec;
+  }
+
+  /// One pool per thread count for the whole process, so the threads of
+  /// run after run (`plumb run --repeat`, a solver's loop) are already up.
+  static std::shared_ptr<Pool> shared(unsigned n) {
+    static std::mutex m;
+    static std::map<unsigned, std::shared_ptr<Pool>> pools;
+    std::lock_guard<std::mutex> lock(m);
+    std::shared_ptr<Pool> &p = pools[n];
+    if (!p)
+      p = std::make_shared<Pool>(n);
+    return p;
+  }
+
   explicit Pool(unsigned n) {
     for (unsigned i = 0; i < n; ++i)
       threads.emplace_back([this] { loop(); });
@@ -120,6 +165,7 @@ struct TraceRecorder::Pool {
     {
       std::lock_guard<std::mutex> lock(mu);
       stop = true;
+      stopping.store(true, std::memory_order_relaxed);
     }
     work.notify_all();
     for (std::thread &th : threads)
@@ -225,7 +271,9 @@ struct TraceRecorder::Pool {
         continue;
       }
       // Wait a little without sleeping (yielding the core to anything
-      // runnable): the next node's results are usually close.
+      // runnable): the next node's results are usually close. While a run
+      // is being recorded (armed), keep waiting so: a wake-up costs tens
+      // of microseconds, a whole run of a small model.
       auto t0 = std::chrono::steady_clock::now();
       bool found = false;
       while (!found) {
@@ -235,15 +283,20 @@ struct TraceRecorder::Pool {
         }
         if (!found)
           std::this_thread::yield();
-        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-                .count() > kSpinSec)
+        if (stopping.load(std::memory_order_relaxed))
+          break;
+        if (!armed.load(std::memory_order_relaxed) &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+                    .count() > kSpinSec)
           break;
       }
       if (found)
         continue;
       std::unique_lock<std::mutex> lock(mu);
       ++sleepers;
-      work.wait(lock, [&] { return stop || !queue.empty(); });
+      work.wait(lock, [&] {
+        return stop || !queue.empty() || armed.load(std::memory_order_relaxed);
+      });
       --sleepers;
       if (stop && queue.empty())
         return;
@@ -359,19 +412,29 @@ TraceRecorder::TraceRecorder(std::string dir, bool keepTensors)
     : dir(std::move(dir)), keep(keepTensors) {}
 
 TraceRecorder::~TraceRecorder() {
-  if (pool)
+  if (pool) {
     pool->drain();
+    pool->disarm();
+  }
 }
 
 void TraceRecorder::setHashThreads(unsigned n) {
-  if (pool)
+  if (pool) {
     pool->drain();
-  pool.reset(n ? new Pool(n) : nullptr);
+    pool->disarm();
+  }
+  pool = n ? Pool::shared(n) : nullptr;
+  if (pool) {
+    busyBase = pool->busySeconds();
+    pool->arm();
+  }
 }
 
 void TraceRecorder::drain() {
-  if (pool)
+  if (pool) {
     pool->drain();
+    pool->disarm();
+  }
   hashedThrough = next - 1;
 }
 
@@ -390,10 +453,7 @@ void TraceRecorder::waitHashed(int64_t index) {
 }
 
 double TraceRecorder::backgroundHashSeconds() const {
-  if (!pool)
-    return 0;
-  std::lock_guard<std::mutex> lock(pool->mu);
-  return pool->busySec;
+  return pool ? pool->busySeconds() - busyBase : 0;
 }
 
 bool TraceRecorder::begin(ModuleOp module, llvm::ArrayRef<exec::Tensor> inputs,
@@ -407,6 +467,10 @@ bool TraceRecorder::begin(ModuleOp module, llvm::ArrayRef<exec::Tensor> inputs,
   t = Trace();
   next = 0;
   hashedThrough = -1;
+  if (pool) {
+    busyBase = pool->busySeconds();
+    pool->arm();
+  }
   firstError.clear();
   hashSec = writeSec = 0;
   auto contract = module->getAttrOfType<StringAttr>("plumb.contract");

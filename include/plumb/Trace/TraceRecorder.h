@@ -98,7 +98,9 @@ private:
   std::string firstError;
   double hashSec = 0;
   double writeSec = 0;
-  std::unique_ptr<Pool> pool;
+  /// Shared by every recorder with the same thread count (one at a time).
+  std::shared_ptr<Pool> pool;
+  double busyBase = 0; // the pool's busy seconds when this run began
   /// Per node, its queued hash jobs not finished; nodes before
   /// hashedThrough + 1 have none.
   std::unique_ptr<std::atomic<int>[]> nodePending;
