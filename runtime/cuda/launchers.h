@@ -59,6 +59,16 @@ struct ConvF {
   }
 };
 
+struct ConvTransposeNdF {
+  plumb_convnd_params p;
+  const float *X, *W, *bias;
+  float *Y;
+  int64_t block;
+  PLUMB_INLINE void operator()(int64_t i) const {
+    convTransposeNdElement(p, X, W, bias, Y, block, i);
+  }
+};
+
 struct UnaryF {
   const float *x;
   float *y;
@@ -245,6 +255,48 @@ int launchConv(const plumb_conv2d_params *p, const float *X, const float *W,
   return Exec::run(total,
                    ConvF{*p, X, W, bias, Y, block < 0 ? 0 : block,
                          transposed ? 1 : 0},
+                   s);
+}
+
+inline bool convNdParamsValid(const plumb_convnd_params *p) {
+  if (!p || p->spatial < 1 || p->spatial > PLUMB_CONV_MAX_SPATIAL || p->N < 0 ||
+      p->Cin < 0 || p->Cout < 0 || p->group < 1 ||
+      p->Cin % p->group != 0 || p->Cout % p->group != 0)
+    return false;
+  for (int64_t j = 0; j < p->spatial; ++j)
+    if (p->in[j] < 0 || p->kernel[j] < 1 || p->out[j] < 0 ||
+        p->stride[j] < 1 || p->dilation[j] < 1)
+      return false;
+  return true;
+}
+
+/// plumb_rt_conv_transpose_nd: 1 and 2 spatial dims take the 2-D path (as
+/// on the host), more the N-d element function.
+template <class Exec>
+int launchConvTransposeNd(const plumb_convnd_params *p, const float *X,
+                          const float *W, const float *bias, float *Y,
+                          int64_t block, cudaStream_t s) {
+  if (!convNdParamsValid(p))
+    return -1;
+  if (p->spatial <= 2) {
+    const bool one = p->spatial == 1;
+    const plumb_conv2d_params q = {
+        p->N, p->Cin, one ? 1 : p->in[0], p->in[one ? 0 : 1], p->Cout,
+        one ? 1 : p->kernel[0], p->kernel[one ? 0 : 1], one ? 1 : p->out[0],
+        p->out[one ? 0 : 1], p->group, one ? 1 : p->stride[0],
+        p->stride[one ? 0 : 1], one ? 1 : p->dilation[0],
+        p->dilation[one ? 0 : 1], one ? 0 : p->pad_begin[0],
+        p->pad_begin[one ? 0 : 1], one ? 0 : p->pad_end[0],
+        p->pad_end[one ? 0 : 1]};
+    return launchConv<Exec>(&q, X, W, bias, Y, block, true, s);
+  }
+  int64_t total = p->N * p->Cout;
+  for (int64_t j = 0; j < p->spatial; ++j)
+    total *= p->out[j];
+  if (total == 0)
+    return 0;
+  return Exec::run(total,
+                   ConvTransposeNdF{*p, X, W, bias, Y, block < 0 ? 0 : block},
                    s);
 }
 

@@ -433,6 +433,119 @@ void convViaGemm(const plumb_conv2d_params &p, const float *X,
     }
 }
 
+bool validNd(const plumb_convnd_params *p) {
+  if (!p || p->spatial < 1 || p->spatial > PLUMB_CONV_MAX_SPATIAL || p->N < 0 ||
+      p->Cin < 0 || p->Cout < 0 || p->group < 1 ||
+      p->Cin % p->group != 0 || p->Cout % p->group != 0)
+    return false;
+  for (int64_t j = 0; j < p->spatial; ++j)
+    if (p->in[j] < 0 || p->kernel[j] < 1 || p->out[j] < 0 ||
+        p->stride[j] < 1 || p->dilation[j] < 1)
+      return false;
+  return true;
+}
+
+/// The 2-D geometry of a 1- or 2-spatial-dim plumb_convnd_params (1-D is
+/// H = KH = OH = 1, as plumb_rt_conv_transpose1d).
+plumb_conv2d_params as2d(const plumb_convnd_params &p) {
+  if (p.spatial == 1)
+    return {p.N, p.Cin, 1, p.in[0], p.Cout, 1, p.kernel[0], 1, p.out[0],
+            p.group, 1, p.stride[0], 1, p.dilation[0], 0, p.pad_begin[0], 0,
+            p.pad_end[0]};
+  return {p.N,         p.Cin,          p.in[0],        p.in[1],
+          p.Cout,      p.kernel[0],    p.kernel[1],    p.out[0],
+          p.out[1],    p.group,        p.stride[0],    p.stride[1],
+          p.dilation[0], p.dilation[1], p.pad_begin[0], p.pad_begin[1],
+          p.pad_end[0], p.pad_end[1]};
+}
+
+int64_t prodOf(const int64_t *v, int64_t n) {
+  int64_t r = 1;
+  for (int64_t j = 0; j < n; ++j)
+    r *= v[j];
+  return r;
+}
+
+/// Offset (within one input channel) of the input element feeding output
+/// position o[] through kernel tap k[] of an N-d ConvTranspose, or -1 when
+/// some dimension does not hit.
+int64_t convTransposeNdOffset(const plumb_convnd_params &p, const int64_t *o,
+                              const int64_t *k) {
+  int64_t off = 0;
+  for (int64_t j = 0; j < p.spatial; ++j) {
+    const int64_t i = convTransposeInputPos(o[j], k[j], p.stride[j],
+                                            p.dilation[j], p.pad_begin[j],
+                                            p.in[j]);
+    if (i < 0)
+      return -1;
+    off = off * p.in[j] + i;
+  }
+  return off;
+}
+
+/// Row-major increment of the multi-index idx[0..d) over dims[0..d).
+void nextIndex(int64_t *idx, const int64_t *dims, int64_t d) {
+  for (int64_t j = d - 1; j >= 0; --j) {
+    if (++idx[j] < dims[j])
+      return;
+    idx[j] = 0;
+  }
+}
+
+/// N-d ConvTranspose as the 2-D one: an explicit column matrix
+/// col[k][p] (k = (ci, k_0..k_{d-1}), p = output position, both row-major)
+/// and the deterministic GEMM per (image, group).
+void convTransposeNdViaGemm(const plumb_convnd_params &p, const float *X,
+                            const float *Wt, const float *bias, float *Y,
+                            int64_t block) {
+  const int64_t d = p.spatial;
+  const int64_t Cg = p.Cin / p.group, Mg = p.Cout / p.group;
+  const int64_t KK = prodOf(p.kernel, d), K = Cg * KK;
+  const int64_t P = prodOf(p.out, d), IN = prodOf(p.in, d);
+  if (P == 0 || Mg == 0)
+    return;
+  std::vector<float> wg(static_cast<size_t>(Mg * K));
+  std::vector<float> &col = tlsCol;
+  if (col.size() < static_cast<size_t>(K * P))
+    col.resize(static_cast<size_t>(K * P));
+  for (int64_t n = 0; n < p.N; ++n)
+    for (int64_t g = 0; g < p.group; ++g) {
+      // Regroup W [Cin, Cout_g, kernel...] into [Cout_g][(ci, kernel...)].
+      for (int64_t m = 0; m < Mg; ++m)
+        for (int64_t ci = 0; ci < Cg; ++ci)
+          memcpy(&wg[m * K + ci * KK], Wt + ((g * Cg + ci) * Mg + m) * KK,
+                 sizeof(float) * KK);
+      const float *Xg = X + (n * p.Cin + g * Cg) * IN;
+      float *colp = col.data();
+      parallelFor(0, K, std::max<int64_t>(1, 16384 / P),
+                  [&](int64_t lo, int64_t hi) {
+        int64_t kidx[PLUMB_CONV_MAX_SPATIAL], o[PLUMB_CONV_MAX_SPATIAL];
+        for (int64_t k = lo; k < hi; ++k) {
+          int64_t r = k % KK;
+          for (int64_t j = d - 1; j >= 0; --j) {
+            kidx[j] = r % p.kernel[j];
+            r /= p.kernel[j];
+          }
+          const float *xc = Xg + (k / KK) * IN;
+          float *dst = colp + k * P;
+          for (int64_t j = 0; j < d; ++j)
+            o[j] = 0;
+          for (int64_t q = 0; q < P; ++q) {
+            const int64_t off = convTransposeNdOffset(p, o, kidx);
+            dst[q] = off < 0 ? 0.0f : xc[off];
+            nextIndex(o, p.out, d);
+          }
+        }
+      });
+      detail::GemmMatrixB mat{col.data(), P, 1};
+      const detail::GemmBPacker pk{detail::packMatrixB, &mat};
+      const detail::GemmEpilogue epi{1.0f, 1.0f,
+                                     bias ? bias + g * Mg : nullptr, 1, 0};
+      detail::gemmDriver(Mg, P, K, wg.data(), K, 1, pk, epi,
+                         Y + (n * p.Cout + g * Mg) * P, P, block, nullptr);
+    }
+}
+
 } // namespace
 
 extern "C" {
@@ -594,6 +707,57 @@ int plumb_rt_conv_transpose1d(int64_t N, int64_t Cin, int64_t L,
                            1,     OL,     group, 1, stride, 1, dilation,
                            0,     pad_begin, 0, pad_end};
   return plumb_rt_conv_transpose2d(&p, X, Wt, bias, Y, block);
+}
+
+int plumb_rt_conv_transpose_nd(const plumb_convnd_params *p, const float *X,
+                               const float *Wt, const float *bias, float *Y,
+                               int64_t block) {
+  if (!validNd(p))
+    return -1;
+  if (p->spatial <= 2) {
+    const plumb_conv2d_params q = as2d(*p);
+    return plumb_rt_conv_transpose2d(&q, X, Wt, bias, Y, block);
+  }
+  convTransposeNdViaGemm(*p, X, Wt, bias, Y, block);
+  return 0;
+}
+
+int plumb_rt_conv_transpose_nd_reference(const plumb_convnd_params *p,
+                                         const float *X, const float *Wt,
+                                         const float *bias, float *Y,
+                                         int64_t block) {
+  if (!validNd(p))
+    return -1;
+  const int64_t d = p->spatial;
+  const int64_t Cg = p->Cin / p->group, Mg = p->Cout / p->group;
+  const int64_t KK = prodOf(p->kernel, d), K = Cg * KK;
+  const int64_t P = prodOf(p->out, d), IN = prodOf(p->in, d);
+  std::vector<float> xs(K + 1), ws(K + 1), scratch(treeChunks(K, block) + 1);
+  int64_t o[PLUMB_CONV_MAX_SPATIAL], kidx[PLUMB_CONV_MAX_SPATIAL];
+  for (int64_t n = 0; n < p->N; ++n)
+    for (int64_t co = 0; co < p->Cout; ++co) {
+      const int64_t g = co / Mg, m = co % Mg;
+      for (int64_t j = 0; j < d; ++j)
+        o[j] = 0;
+      for (int64_t q = 0; q < P; ++q, nextIndex(o, p->out, d)) {
+        int64_t k = 0;
+        for (int64_t ci = 0; ci < Cg; ++ci) {
+          const int64_t c = g * Cg + ci;
+          for (int64_t j = 0; j < d; ++j)
+            kidx[j] = 0;
+          for (int64_t t = 0; t < KK; ++t, ++k, nextIndex(kidx, p->kernel, d)) {
+            const int64_t off = convTransposeNdOffset(*p, o, kidx);
+            xs[k] = off < 0 ? 0.0f : X[(n * p->Cin + c) * IN + off];
+            ws[k] = Wt[(c * Mg + m) * KK + t];
+          }
+        }
+        float dot = treeDot(xs.data(), 1, ws.data(), 1, K, block,
+                            scratch.data());
+        float y = bias ? dot + bias[co] : dot;
+        Y[(n * p->Cout + co) * P + q] = canonicalNaN(y);
+      }
+    }
+  return 0;
 }
 
 } // extern "C"

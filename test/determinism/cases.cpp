@@ -645,7 +645,63 @@ std::vector<Case> buildCases() {
              (to == 2 ? "i64" : to == 3 ? "i32" : "bool");
     cs.push_back(c);
   }
+
+  // N-d ConvTranspose (3 spatial dims; appended last so that no earlier
+  // case's seeds move).
+  struct NdT {
+    int64_t N, Cin, Cout, group, bias, block;
+    std::vector<int64_t> in, k, s, d, pb, pe;
+    int64_t opad;
+  };
+  const NdT nds[] = {
+      {2, 4, 6, 2, 1, 5, {3, 4, 5}, {3, 2, 3}, {2, 1, 2}, {1, 2, 1},
+       {1, 0, 1}, {0, 1, 1}, 1},
+      {1, 3, 2, 1, 0, 0, {4, 3, 3}, {2, 2, 2}, {1, 2, 1}, {1, 1, 2},
+       {0, 1, 0}, {1, 0, 0}, 0},
+  };
+  for (const NdT &t : nds) {
+    Case c;
+    c.kind = Kind::ConvTNd;
+    c.family = "convT";
+    c.block = t.block;
+    c.p = {t.N, t.Cin, t.Cout, t.group, t.bias};
+    std::vector<int64_t> out;
+    for (size_t j = 0; j < t.in.size(); ++j)
+      out.push_back(t.s[j] * (t.in[j] - 1) + t.opad + (t.k[j] - 1) * t.d[j] +
+                    1 - t.pb[j] - t.pe[j]);
+    for (const std::vector<int64_t> &v : {t.in, t.k, out, t.s, t.d, t.pb,
+                                          t.pe})
+      c.ia.insert(c.ia.end(), v.begin(), v.end());
+    c.in.push_back(genUniform(nextSeed(),
+                              (size_t)(t.N * t.Cin * numel(t.in)), 1.0f));
+    c.in.push_back(genUniform(nextSeed(),
+                              (size_t)(t.Cin * (t.Cout / t.group) * numel(t.k)),
+                              1.0f));
+    if (t.bias)
+      c.in.push_back(genUniform(nextSeed(), (size_t)t.Cout, 1.0f));
+    c.shape = "x" + dims({t.N, t.Cin}) + "x" + dimsv(t.in) + " k" +
+              dimsv(t.k) + " g" + std::to_string(t.group) + " s" +
+              dimsv(t.s) + " d" + dimsv(t.d) + " p" + dimsv(t.pb) + "/" +
+              dimsv(t.pe);
+    c.name = "convT3d/" + dims({t.N, t.Cin}) + "x" + dimsv(t.in) + "/" +
+             dims({t.Cout}) + "x" + dimsv(t.k) + "/b" +
+             std::to_string(t.block);
+    cs.push_back(c);
+  }
   return cs;
+}
+
+plumb_convnd_params convNdParams(const Case &c) {
+  plumb_convnd_params p{};
+  p.N = c.p[0], p.Cin = c.p[1], p.Cout = c.p[2], p.group = c.p[3];
+  const int64_t d = (int64_t)c.ia.size() / 7;
+  p.spatial = d;
+  for (int64_t j = 0; j < d; ++j) {
+    p.in[j] = c.ia[j], p.kernel[j] = c.ia[d + j], p.out[j] = c.ia[2 * d + j];
+    p.stride[j] = c.ia[3 * d + j], p.dilation[j] = c.ia[4 * d + j];
+    p.pad_begin[j] = c.ia[5 * d + j], p.pad_end[j] = c.ia[6 * d + j];
+  }
+  return p;
 }
 
 //===----------------------------------------------------------------------===//
@@ -722,6 +778,18 @@ Output runCpu(const Case &c) {
           p.N, p.Cin, p.W, p.Cout, p.KW, p.OW, p.group, p.stride_w,
           p.dilation_w, p.pad_left, p.pad_right, c.in[0].data(),
           c.in[1].data(), bias, y.data(), c.block);
+    o.addF32(y);
+    break;
+  }
+  case Kind::ConvTNd: {
+    plumb_convnd_params p = convNdParams(c);
+    const float *bias = c.p[4] ? c.in[2].data() : nullptr;
+    int64_t n = p.N * p.Cout;
+    for (int64_t j = 0; j < p.spatial; ++j)
+      n *= p.out[j];
+    std::vector<float> y((size_t)n);
+    o.status = plumb_rt_conv_transpose_nd(&p, c.in[0].data(), c.in[1].data(),
+                                          bias, y.data(), c.block);
     o.addF32(y);
     break;
   }

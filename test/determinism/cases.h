@@ -22,6 +22,8 @@
 
 #include <stdint.h>
 
+#include "plumb/runtime/conv.h"
+
 #include <string>
 #include <vector>
 
@@ -50,6 +52,8 @@ enum class Kind {
   Lstm,         // p: seq batch input hidden dir
   Gru,          // p: seq batch input hidden dir linearBeforeReset
   Cast,         // p: to (plumb_rt_dtype)
+  ConvTNd,      // p: N Cin Cout group hasBias, ia: in, kernel, out, stride,
+                //    dilation, pad_begin, pad_end (spatial entries each)
 };
 
 enum MathFn {
@@ -116,6 +120,9 @@ std::vector<float> genUniform(uint64_t seed, size_t n, float scalePow2 = 1.0f);
 /// Mostly uniform values mixed with edge cases: +-0, +-inf, NaNs with
 /// payloads, subnormals, extremes and raw random bit patterns.
 std::vector<float> genEdge(uint64_t seed, size_t n, float scalePow2 = 1.0f);
+
+/// The N-d geometry of a Kind::ConvTNd case.
+plumb_convnd_params convNdParams(const Case &c);
 
 /// The case list (same on every platform and for every runner).
 std::vector<Case> buildCases();

@@ -440,4 +440,181 @@ TEST(ConvTranspose, MatchesReferenceAndScatterFloat64) {
   }
 }
 
+/// An N-d ConvTranspose geometry; out[j] from output_padding opad.
+plumb_convnd_params ndParams(int64_t N, int64_t Cin, int64_t Cout,
+                             int64_t group, std::vector<int64_t> in,
+                             std::vector<int64_t> k, std::vector<int64_t> s,
+                             std::vector<int64_t> d, std::vector<int64_t> pb,
+                             std::vector<int64_t> pe, int64_t opad) {
+  plumb_convnd_params p{};
+  p.N = N, p.Cin = Cin, p.Cout = Cout, p.group = group;
+  p.spatial = (int64_t)in.size();
+  for (size_t j = 0; j < in.size(); ++j) {
+    p.in[j] = in[j], p.kernel[j] = k[j], p.stride[j] = s[j];
+    p.dilation[j] = d[j], p.pad_begin[j] = pb[j], p.pad_end[j] = pe[j];
+    p.out[j] = s[j] * (in[j] - 1) + opad + (k[j] - 1) * d[j] + 1 - pb[j] - pe[j];
+  }
+  return p;
+}
+
+int64_t ndOutCount(const plumb_convnd_params &p) {
+  int64_t n = p.N * p.Cout;
+  for (int64_t j = 0; j < p.spatial; ++j)
+    n *= p.out[j];
+  return n;
+}
+
+/// Naive float64 N-d ConvTranspose (scatter).
+std::vector<double> convTransposeNdDouble(const plumb_convnd_params &p,
+                                          const std::vector<float> &X,
+                                          const std::vector<float> &Wt,
+                                          const float *bias) {
+  const int64_t d = p.spatial, Cg = p.Cin / p.group, Mg = p.Cout / p.group;
+  int64_t IN = 1, KK = 1, P = 1;
+  for (int64_t j = 0; j < d; ++j)
+    IN *= p.in[j], KK *= p.kernel[j], P *= p.out[j];
+  std::vector<double> Y(ndOutCount(p), 0.0);
+  for (int64_t n = 0; n < p.N; ++n)
+    for (int64_t co = 0; co < p.Cout; ++co)
+      for (int64_t e = 0; e < P; ++e)
+        Y[(n * p.Cout + co) * P + e] = bias ? bias[co] : 0.0;
+  for (int64_t n = 0; n < p.N; ++n)
+    for (int64_t c = 0; c < p.Cin; ++c)
+      for (int64_t i = 0; i < IN; ++i)
+        for (int64_t m = 0; m < Mg; ++m)
+          for (int64_t t = 0; t < KK; ++t) {
+            int64_t off = 0, ri = i, rt = t, stride = 1;
+            bool ok = true;
+            for (int64_t j = d - 1; j >= 0; --j) {
+              const int64_t ij = ri % p.in[j], kj = rt % p.kernel[j];
+              ri /= p.in[j], rt /= p.kernel[j];
+              const int64_t o =
+                  ij * p.stride[j] - p.pad_begin[j] + kj * p.dilation[j];
+              ok = ok && o >= 0 && o < p.out[j];
+              off += o * stride;
+              stride *= p.out[j];
+            }
+            if (!ok)
+              continue;
+            Y[(n * p.Cout + (c / Cg) * Mg + m) * P + off] +=
+                static_cast<double>(X[(n * p.Cin + c) * IN + i]) *
+                Wt[(c * Mg + m) * KK + t];
+          }
+  return Y;
+}
+
+TEST(ConvTransposeNd, MatchesReferenceAndScatterFloat64) {
+  Reset reset;
+  std::mt19937 rng(11);
+  const plumb_convnd_params cases[] = {
+      // 3-D: ONNX's test_convtranspose_3d geometry, then strides, dilations,
+      // asymmetric pads, groups and output_padding.
+      ndParams(1, 1, 2, 1, {3, 4, 5}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1},
+               {0, 0, 0}, {0, 0, 0}, 0),
+      ndParams(2, 4, 6, 2, {3, 2, 4}, {2, 3, 2}, {2, 1, 3}, {1, 2, 1},
+               {1, 0, 1}, {0, 1, 2}, 1),
+      ndParams(1, 3, 3, 3, {4, 3, 3}, {3, 2, 2}, {1, 2, 2}, {2, 1, 1},
+               {2, 1, 0}, {1, 0, 1}, 0), // depthwise
+      // 4-D.
+      ndParams(1, 2, 2, 1, {2, 3, 2, 3}, {2, 2, 1, 2}, {2, 1, 1, 2},
+               {1, 1, 1, 1}, {0, 1, 0, 0}, {1, 0, 0, 1}, 0),
+  };
+  for (const plumb_convnd_params &p : cases) {
+    int64_t IN = 1, KK = 1;
+    for (int64_t j = 0; j < p.spatial; ++j)
+      IN *= p.in[j], KK *= p.kernel[j];
+    auto X = randomVec(p.N * p.Cin * IN, rng);
+    auto Wt = randomVec(p.Cin * (p.Cout / p.group) * KK, rng);
+    auto bias = randomVec(p.Cout, rng);
+    auto exact = convTransposeNdDouble(p, X, Wt, bias.data());
+    const size_t outN = ndOutCount(p);
+    for (int64_t block : {0, 1, 7, 64}) {
+      std::vector<float> ref(outN), y(outN), nb(outN);
+      ASSERT_EQ(plumb_rt_conv_transpose_nd_reference(
+                    &p, X.data(), Wt.data(), bias.data(), ref.data(), block),
+                0);
+      for (size_t i = 0; i < outN; ++i)
+        ASSERT_NEAR(ref[i], exact[i], 1e-5) << i;
+      for (int t : {1, 3, 8}) {
+        plumb_rt_set_threads(t);
+        ASSERT_EQ(plumb_rt_conv_transpose_nd(&p, X.data(), Wt.data(),
+                                             bias.data(), y.data(), block),
+                  0);
+        for (size_t i = 0; i < outN; ++i)
+          ASSERT_EQ(bits(ref[i]), bits(y[i])) << i << " t=" << t;
+      }
+      ASSERT_EQ(plumb_rt_conv_transpose_nd(&p, X.data(), Wt.data(), nullptr,
+                                           nb.data(), block),
+                0);
+      std::vector<float> nbRef(outN);
+      plumb_rt_conv_transpose_nd_reference(&p, X.data(), Wt.data(), nullptr,
+                                           nbRef.data(), block);
+      for (size_t i = 0; i < outN; ++i)
+        ASSERT_EQ(bits(nbRef[i]), bits(nb[i])) << i;
+    }
+  }
+}
+
+// The N-d definition with 1 or 2 spatial dims is the 1-D / 2-D one: the same
+// bits as plumb_rt_conv_transpose1d / 2d, from the N-d reference too.
+TEST(ConvTransposeNd, OneAndTwoDimsAreThe2dKernel) {
+  Reset reset;
+  std::mt19937 rng(12);
+  plumb_convnd_params p2 = ndParams(2, 4, 6, 2, {5, 6}, {4, 3}, {1, 3},
+                                    {2, 1}, {0, 1}, {1, 0}, 0);
+  plumb_conv2d_params q2 = {2, 4, 5, 6, 6, 4, 3, p2.out[0], p2.out[1],
+                            2, 1, 3, 2, 1, 0, 1, 1, 0};
+  plumb_convnd_params p1 =
+      ndParams(1, 5, 3, 1, {17}, {4}, {2}, {1}, {1}, {1}, 1);
+  for (int k = 0; k < 2; ++k) {
+    const plumb_convnd_params &p = k ? p1 : p2;
+    int64_t IN = 1, KK = 1;
+    for (int64_t j = 0; j < p.spatial; ++j)
+      IN *= p.in[j], KK *= p.kernel[j];
+    auto X = randomVec(p.N * p.Cin * IN, rng);
+    auto Wt = randomVec(p.Cin * (p.Cout / p.group) * KK, rng);
+    auto bias = randomVec(p.Cout, rng);
+    const size_t outN = ndOutCount(p);
+    std::vector<float> nd(outN), ref(outN), old(outN);
+    ASSERT_EQ(plumb_rt_conv_transpose_nd(&p, X.data(), Wt.data(), bias.data(),
+                                         nd.data(), 9),
+              0);
+    ASSERT_EQ(plumb_rt_conv_transpose_nd_reference(
+                  &p, X.data(), Wt.data(), bias.data(), ref.data(), 9),
+              0);
+    if (k)
+      ASSERT_EQ(plumb_rt_conv_transpose1d(1, 5, 17, 3, 4, p.out[0], 1, 2, 1,
+                                          1, 1, X.data(), Wt.data(),
+                                          bias.data(), old.data(), 9),
+                0);
+    else
+      ASSERT_EQ(plumb_rt_conv_transpose2d(&q2, X.data(), Wt.data(),
+                                          bias.data(), old.data(), 9),
+                0);
+    for (size_t i = 0; i < outN; ++i) {
+      ASSERT_EQ(bits(old[i]), bits(nd[i])) << i;
+      ASSERT_EQ(bits(old[i]), bits(ref[i])) << i;
+    }
+  }
+}
+
+TEST(ConvTransposeNd, RejectsBadParams) {
+  float d[64] = {};
+  plumb_convnd_params p = ndParams(1, 2, 2, 1, {2, 2, 2}, {1, 1, 1},
+                                   {1, 1, 1}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0},
+                                   0);
+  p.spatial = 0;
+  EXPECT_EQ(plumb_rt_conv_transpose_nd(&p, d, d, nullptr, d, 0), -1);
+  p.spatial = PLUMB_CONV_MAX_SPATIAL + 1;
+  EXPECT_EQ(plumb_rt_conv_transpose_nd(&p, d, d, nullptr, d, 0), -1);
+  p.spatial = 3;
+  p.group = 2;
+  p.Cin = 3; // 3 % 2 != 0
+  EXPECT_EQ(plumb_rt_conv_transpose_nd_reference(&p, d, d, nullptr, d, 0),
+            -1);
+  p.Cin = 2;
+  p.stride[2] = 0;
+  EXPECT_EQ(plumb_rt_conv_transpose_nd(&p, d, d, nullptr, d, 0), -1);
+}
+
 } // namespace

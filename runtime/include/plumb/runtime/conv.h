@@ -25,6 +25,13 @@
 //   dot under the tree, y = dot + bias[co]. Output dims are explicit
 //   (ONNX: OH = sh*(H-1) + output_padding + (KH-1)*dh + 1 - pt - pb).
 //
+// ConvTranspose with any number d of spatial dims (plumb_convnd_params): the
+//   same definition with the terms k = (ci, k_0, ..., k_{d-1}) flattened
+//   with k_{d-1} fastest, x = X[n, g*Cin_g + ci, i_0, ..., i_{d-1}] when
+//   every i_j = convTransposeInputPos(o_j, k_j, ...) hits, else +0.0. For
+//   d = 2 that is the (ci, kh, kw) order above and for d = 1 the (ci, k)
+//   order of conv_transpose1d, so those calls give the same bits.
+//
 // Fast paths (im2col + the GEMM microkernels, threads over output elements)
 // reproduce the *_reference functions bit for bit.
 //
@@ -118,6 +125,32 @@ int plumb_rt_conv_transpose1d(int64_t N, int64_t Cin, int64_t L,
                               int64_t pad_begin, int64_t pad_end,
                               const float *X, const float *Wt,
                               const float *bias, float *Y, int64_t block);
+
+/// Most spatial dims of plumb_convnd_params.
+#define PLUMB_CONV_MAX_SPATIAL 8
+
+/// N-d convolution geometry: X [N, Cin, in...], Y [N, Cout, out...], kernel
+/// dims kernel[0..spatial). Only the first `spatial` entries of each array
+/// are read.
+typedef struct plumb_convnd_params {
+  int64_t N, Cin, Cout, group;
+  int64_t spatial; // 1 .. PLUMB_CONV_MAX_SPATIAL
+  int64_t in[PLUMB_CONV_MAX_SPATIAL], kernel[PLUMB_CONV_MAX_SPATIAL];
+  int64_t out[PLUMB_CONV_MAX_SPATIAL], stride[PLUMB_CONV_MAX_SPATIAL];
+  int64_t dilation[PLUMB_CONV_MAX_SPATIAL];
+  int64_t pad_begin[PLUMB_CONV_MAX_SPATIAL], pad_end[PLUMB_CONV_MAX_SPATIAL];
+} plumb_convnd_params;
+
+/// ConvTranspose over p->spatial dims (see above). W is
+/// [Cin, Cout/group, kernel...]. 1 and 2 spatial dims run the 2-D kernel.
+/// Returns 0, or -1 on inconsistent parameters (nothing written).
+int plumb_rt_conv_transpose_nd(const plumb_convnd_params *p, const float *X,
+                               const float *Wt, const float *bias, float *Y,
+                               int64_t block);
+int plumb_rt_conv_transpose_nd_reference(const plumb_convnd_params *p,
+                                         const float *X, const float *Wt,
+                                         const float *bias, float *Y,
+                                         int64_t block);
 
 #ifdef __cplusplus
 } // extern "C"
