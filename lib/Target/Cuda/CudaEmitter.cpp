@@ -18,6 +18,7 @@
 #include "plumb/Interpreter/Interpreter.h"
 #include "plumb/Target/Cpp/GeneratedCode.h"
 #include "plumb/Target/Cpp/KernelCalls.h"
+#include "plumb/runtime/conv.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -338,6 +339,31 @@ std::string CudaWriter::deviceCall(Operation *op) {
              str(group) + ", " + str(s[0]) + ", " + str(d[0]) + ", " +
              str(p[0]) + ", " + str(p[1]) + ", " + inF(0) + ", " + inF(1) +
              ", " + bias + ", " + outF(0) + ", " + block + ", 0)";
+    }
+    if (x.shape.size() > 4 && tr) {
+      // Three or more spatial dims: the N-d twin (same term order as host).
+      const size_t sd = x.shape.size() - 2;
+      if (sd > PLUMB_CONV_MAX_SPATIAL)
+        return "";
+      auto list = [&](auto get) {
+        std::string r = "{";
+        for (size_t j = 0; j < sd; ++j)
+          r += (j ? ", " : "") + str(get(j));
+        return r + "}";
+      };
+      std::string params = pool.object(
+          "plumb_convnd_params",
+          str(x.shape[0]) + ", " + str(x.shape[1]) + ", " + str(y.shape[1]) +
+              ", " + str(group) + ", " + str((int64_t)sd) + ", " +
+              list([&](size_t j) { return x.shape[2 + j]; }) + ", " +
+              list([&](size_t j) { return w.shape[2 + j]; }) + ", " +
+              list([&](size_t j) { return y.shape[2 + j]; }) + ", " +
+              list([&](size_t j) { return s[j]; }) + ", " +
+              list([&](size_t j) { return d[j]; }) + ", " +
+              list([&](size_t j) { return p[j]; }) + ", " +
+              list([&](size_t j) { return p[sd + j]; }));
+      return "plumb_cuda_conv_transpose_nd(&" + params + ", " + inF(0) + ", " +
+             inF(1) + ", " + bias + ", " + outF(0) + ", " + block + ", 0)";
     }
     if (x.shape.size() != 4)
       return "";
