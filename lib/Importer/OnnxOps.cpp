@@ -190,23 +190,59 @@ LogicalResult binary(Importer &im, NodeCtx &n) {
   return setOut(n, im.make<OpTy>(n, *t, a, c));
 }
 
+/// Pow. The result has the base's type (ONNX). A float base takes the
+/// exponent as f32 (an integer exponent is cast: exact for |e| < 2^24, the
+/// only integers a float pow can tell apart). An integer base with an
+/// integer exponent is plumb.pow on integers (exact power, wrapping; a
+/// narrower operand is widened first, and int32 ^ int64 is computed in
+/// int64 and cast back, which keeps the same low 32 bits). An integer base
+/// with a float exponent is computed in f32 and cast back to the base type
+/// with plumb.cast's rules (truncation, NaN -> 0, saturation), as ONNX
+/// converts the float result; docs/dialect.md.
 LogicalResult pow(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 2, 2)) || failed(requireFloat(im, n, n.in(0))))
+  if (failed(needInputs(im, n, 2, 2)))
     return failure();
-  Value e = n.in(1);
-  if (!isFloat(e)) {
-    // ONNX allows integer exponents; Plumb's pow takes the exponent as f32
-    // (exact for |e| < 2^24, the only integers a float pow can tell apart).
-    auto ft = Importer::tensorType(Importer::shapeOf(e), im.b.getF32Type());
-    auto c = im.make<CastOp>(n, ft, e);
-    if (failed(c))
+  Value x = n.in(0), e = n.in(1);
+  Type xt = Importer::eltOf(x), et = Importer::eltOf(e);
+  auto isInt = [](Type t) { return t.isInteger(32) || t.isInteger(64); };
+  if (!xt.isF32() && !isInt(xt))
+    return im.error(n) << "expects a float, int32 or int64 base, got '" << xt
+                       << "'";
+  if (!et.isF32() && !isInt(et))
+    return im.error(n) << "expects a float, int32 or int64 exponent, got '"
+                       << et << "'";
+  auto castTo = [&](Value v, Type t) -> FailureOr<Value> {
+    return im.make<CastOp>(n, Importer::tensorType(Importer::shapeOf(v), t),
+                           v);
+  };
+  auto powIn = [&](Value a, Value b, Type t) -> FailureOr<Value> {
+    auto rt = broadcastType(im, n, {a, b}, t);
+    if (failed(rt))
       return failure();
-    e = *c;
+    return im.make<PowOp>(n, *rt, a, b);
+  };
+  Type f32 = im.b.getF32Type();
+  if (xt.isF32() || et.isF32()) {
+    // Float arithmetic: both operands as f32.
+    FailureOr<Value> a = xt.isF32() ? FailureOr<Value>(x) : castTo(x, f32);
+    FailureOr<Value> b = et.isF32() ? FailureOr<Value>(e) : castTo(e, f32);
+    if (failed(a) || failed(b))
+      return failure();
+    auto z = powIn(*a, *b, f32);
+    if (failed(z) || xt.isF32())
+      return setOut(n, z);
+    return setOut(n, castTo(*z, xt));
   }
-  auto t = broadcastType(im, n, {n.in(0), e}, im.b.getF32Type());
-  if (failed(t))
+  // Integer ^ integer, in the wider of the two types.
+  Type wide = xt.isInteger(64) ? xt : et;
+  FailureOr<Value> a = xt == wide ? FailureOr<Value>(x) : castTo(x, wide);
+  FailureOr<Value> b = et == wide ? FailureOr<Value>(e) : castTo(e, wide);
+  if (failed(a) || failed(b))
     return failure();
-  return setOut(n, im.make<PowOp>(n, *t, n.in(0), e));
+  auto z = powIn(*a, *b, wide);
+  if (failed(z) || xt == wide)
+    return setOut(n, z);
+  return setOut(n, castTo(*z, xt));
 }
 
 template <typename OpTy>

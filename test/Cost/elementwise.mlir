@@ -92,3 +92,17 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = plumb.mul %x, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// Integer pow is priced at its worst case: square-and-multiply over every
+// exponent bit, two multiplies per bit (62 per int32 element, 126 per int64).
+// i32: 112564 + 148*8*62 + 36 + 143*32 = 190584
+// i64: 112564 + 148*8*126 + 72 + 143*64 = 270972
+// CHECK: node 0 plumb.pow macs=0 elementwise=496 transcendental=0 compare=0 indexed=0 read=36 written=32 gas=190584
+// CHECK: node 1 plumb.pow macs=0 elementwise=1008 transcendental=0 compare=0 indexed=0 read=72 written=64 gas=270972
+func.func @main(%x: tensor<8xi32>, %p: tensor<i32>, %y: tensor<8xi64>, %q: tensor<i64>) -> (tensor<8xi32>, tensor<8xi64>) {
+  %a = plumb.pow %x, %p : (tensor<8xi32>, tensor<i32>) -> tensor<8xi32>
+  %b = plumb.pow %y, %q : (tensor<8xi64>, tensor<i64>) -> tensor<8xi64>
+  return %a, %b : tensor<8xi32>, tensor<8xi64>
+}

@@ -28,6 +28,30 @@ func.func @binary_operand_types(%x: tensor<3xf32>, %y: tensor<3xi64>) {
 
 // -----
 
+func.func @pow_mixed_int_types(%x: tensor<3xi32>, %y: tensor<3xi64>) {
+  // expected-error @+1 {{operand element types differ: 'i32' vs 'i64'}}
+  %0 = plumb.pow %x, %y : (tensor<3xi32>, tensor<3xi64>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @pow_bool(%x: tensor<3xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values}}
+  %0 = plumb.pow %x, %x : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
+func.func @pow_result_type(%x: tensor<3xi32>) {
+  // expected-error @+1 {{result element type 'i64' differs from operand element type 'i32'}}
+  %0 = plumb.pow %x, %x : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi64>
+  return
+}
+
+// -----
+
 func.func @binary_result_type(%x: tensor<3xf32>) {
   // expected-error @+1 {{result element type 'i64' differs from operand element type 'f32'}}
   %0 = plumb.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi64>

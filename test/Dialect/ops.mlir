@@ -70,6 +70,8 @@ func.func @binary(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %i: tensor<2x1xi32>, %
   %3 = plumb.div %i, %j : (tensor<2x1xi32>, tensor<3xi32>) -> tensor<2x3xi32>
   // CHECK: plumb.pow %[[X]], %[[Y]] : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   %4 = plumb.pow %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: plumb.pow %[[I]], %[[J]] : (tensor<2x1xi32>, tensor<3xi32>) -> tensor<2x3xi32>
+  %pi = plumb.pow %i, %j : (tensor<2x1xi32>, tensor<3xi32>) -> tensor<2x3xi32>
   // CHECK: plumb.equal %[[B]], %[[B]] : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
   %5 = plumb.equal %b, %b : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
   // CHECK: plumb.less %[[X]], %[[Y]] : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
@@ -273,3 +275,13 @@ func.func @fused(%x: tensor<1x1x4x4xf32>, %w: tensor<2x1x3x3xf32>, %s: tensor<2x
     }
   }
 #-}
+
+// -----
+
+// conv_transpose with three spatial dimensions.
+// CHECK-LABEL: func.func @conv_transpose_3d
+// CHECK: plumb.conv_transpose %{{.+}}, %{{.+}} {dilations = array<i64: 1, 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0, 0>, pads = array<i64: 0, 0, 0, 0, 0, 0>, strides = array<i64: 1, 1, 1>} : (tensor<1x1x3x4x5xf32>, tensor<1x2x3x3x3xf32>) -> tensor<1x2x5x6x7xf32>
+func.func @conv_transpose_3d(%x: tensor<1x1x3x4x5xf32>, %w: tensor<1x2x3x3x3xf32>) -> tensor<1x2x5x6x7xf32> {
+  %0 = plumb.conv_transpose %x, %w {dilations = array<i64: 1, 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0, 0>, pads = array<i64: 0, 0, 0, 0, 0, 0>, strides = array<i64: 1, 1, 1>} : (tensor<1x1x3x4x5xf32>, tensor<1x2x3x3x3xf32>) -> tensor<1x2x5x6x7xf32>
+  return %0 : tensor<1x2x5x6x7xf32>
+}

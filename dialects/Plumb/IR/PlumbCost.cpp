@@ -161,7 +161,6 @@ PLUMB_ELEMENTWISE_COST(AddOp, 1, 0)
 PLUMB_ELEMENTWISE_COST(SubOp, 1, 0)
 PLUMB_ELEMENTWISE_COST(MulOp, 1, 0)
 PLUMB_ELEMENTWISE_COST(DivOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(PowOp, 0, 1)
 PLUMB_ELEMENTWISE_COST(EqualOp, 1, 0)
 PLUMB_ELEMENTWISE_COST(LessOp, 1, 0)
 PLUMB_ELEMENTWISE_COST(LessOrEqualOp, 1, 0)
@@ -188,6 +187,17 @@ FailureOr<OpCounts> MaxOp::getCounts() {
 }
 FailureOr<OpCounts> MinOp::getCounts() {
   return variadic(getOperation(), true);
+}
+
+/// pow: f32 is one evaluation of Plumb's pow; an integer power is priced at
+/// its worst case, square-and-multiply over every exponent bit (two
+/// multiplies per bit: 62 for int32, 126 for int64).
+FailureOr<OpCounts> PowOp::getCounts() {
+  Type t = cast<ShapedType>(getOutput().getType()).getElementType();
+  if (t.isF32())
+    return perOutputElement(getOperation(), 0, 1);
+  return perOutputElement(getOperation(),
+                          2 * (uint64_t)(t.getIntOrFloatBitWidth() - 1), 0);
 }
 
 //===----------------------------------------------------------------------===//

@@ -128,8 +128,11 @@ def Plumb_MulOp : Plumb_BroadcastOp<"mul", Plumb_NumTensor, Plumb_NumTensor,
   "z = x * y (IEEE; integers wrap).">;
 def Plumb_DivOp : Plumb_BroadcastOp<"div", Plumb_NumTensor, Plumb_NumTensor,
   "z = x / y (IEEE; integers truncate toward zero, x / 0 = 0, INT_MIN / -1 = INT_MIN).">;
-def Plumb_PowOp : Plumb_BroadcastOp<"pow", Plumb_FloatTensor, Plumb_FloatTensor,
-  "z = x^y, Plumb's own pow (docs/math.md).">;
+def Plumb_PowOp : Plumb_BroadcastOp<"pow", Plumb_NumTensor, Plumb_NumTensor,
+  "z = x^y: f32, Plumb's own pow (docs/math.md); int32/int64, the exact "
+  "power by repeated squaring with two's complement wraparound, and for "
+  "y < 0: 1 for x = 1, +-1 for x = -1 (by the parity of y), 0 otherwise "
+  "(0^y = 0 too).">;
 def Plumb_EqualOp : Plumb_BroadcastOp<"equal", Plumb_Tensor, Plumb_BoolTensor,
   "z = x == y (IEEE comparison: NaN is unequal to everything).">;
 def Plumb_LessOp : Plumb_BroadcastOp<"less", Plumb_NumTensor, Plumb_BoolTensor,
@@ -280,9 +283,11 @@ def Plumb_ConvTransposeOp : Plumb_Op<"conv_transpose", [Pure]> {
   let summary = "N-d transposed convolution";
   let description = [{
     ONNX ConvTranspose with explicit `pads` and `output_padding` (output_shape
-    is resolved into pads at import). Each output element is a sum over the
-    (input channel, kernel position) pairs that reach it, in increasing order
-    of input channel then kernel position, reduced by `tree`; bias after.
+    is resolved into pads at import), any number of spatial dims. Each output
+    element is a sum over every (input channel of its group, kernel position)
+    pair, in increasing order of input channel then kernel position (row
+    major, last spatial dim fastest); a pair that reaches no input element
+    contributes +0.0 * w. Reduced by `tree`; bias after (docs/determinism.md).
 
     ```mlir
     %y = plumb.conv_transpose %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, group = 1 : i64} : (tensor<1x4x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x17x17xf32>

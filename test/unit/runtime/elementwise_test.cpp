@@ -362,6 +362,34 @@ TEST(Elementwise, IntegerSemantics) {
     EXPECT_EQ(yb[i], want[i]);
 }
 
+// Integer Pow (ONNX Pow with an integer base and exponent): the exact power
+// wrapped to the width, by broadcasting; negative exponents give 1 / +-1 / 0.
+TEST(Elementwise, IntegerPow) {
+  const int32_t a[] = {3, -2, 2, 0, -1, 7, 1, -1, 0, INT32_MIN, 2};
+  const int32_t e[] = {4, 3, -1, -2, -3, 20, -5, -4, 0, 1, 31};
+  const int32_t want[] = {81, -8, 0, 0, -1, -1199696159, 1, 1, 1, INT32_MIN,
+                          INT32_MIN};
+  int32_t y[11];
+  const int64_t shp[] = {11};
+  ASSERT_EQ(plumb_rt_binary_i32(PLUMB_RT_POW, a, shp, 1, e, shp, 1, y, shp, 1),
+            PLUMB_RT_OK);
+  for (int i = 0; i < 11; ++i)
+    EXPECT_EQ(y[i], want[i]) << i;
+  // int64, broadcast exponent column against a base row.
+  const int64_t b64[] = {3, -2, 5}, e64[] = {41, 63};
+  const int64_t bs[] = {1, 3}, es[] = {2, 1}, ys[] = {2, 3};
+  int64_t y64[6];
+  ASSERT_EQ(plumb_rt_binary_i64(PLUMB_RT_POW, b64, bs, 2, e64, es, 2, y64, ys,
+                                2),
+            PLUMB_RT_OK);
+  // 3^41 mod 2^64, (-2)^41 = -2^41, 5^41 mod 2^64; then ^63.
+  const int64_t want64[] = {-420491770248316829LL, -2199023255552LL,
+                            -3400437902937568539LL, -3237885987332494933LL,
+                            INT64_MIN, -5790225837517463603LL};
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(y64[i], want64[i]) << i;
+}
+
 TEST(Elementwise, BoolOps) {
   uint8_t a[] = {0, 0, 1, 1}, b[] = {0, 2, 0, 1}, y[4];
   int64_t s[] = {4};
