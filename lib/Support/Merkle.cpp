@@ -68,6 +68,8 @@ static size_t splitPoint(size_t n) {
   return k;
 }
 
+size_t merkleSplit(size_t n) { return splitPoint(n); }
+
 static Digest rootOf(const Digest *items, size_t n) {
   if (n == 1)
     return merkleLeaf(items[0]);
@@ -136,6 +138,49 @@ bool merkleVerify(const Digest &root, size_t size, size_t index,
   if (!verifyRec(size, index, merkleLeaf(item), proof, pos, got))
     return false;
   return pos == proof.size() && got == root;
+}
+
+static void frontierRec(size_t lo, size_t hi, unsigned depth,
+                        std::vector<MerkleRange> &out) {
+  if (depth == 0 || hi - lo <= 1) {
+    out.push_back({lo, hi});
+    return;
+  }
+  size_t k = splitPoint(hi - lo);
+  frontierRec(lo, lo + k, depth - 1, out);
+  frontierRec(lo + k, hi, depth - 1, out);
+}
+
+std::vector<MerkleRange> merkleFrontier(size_t lo, size_t hi, unsigned depth) {
+  std::vector<MerkleRange> out;
+  if (lo < hi)
+    frontierRec(lo, hi, depth, out);
+  return out;
+}
+
+Digest merkleSubtree(const std::vector<Digest> &items, size_t lo, size_t hi) {
+  return rootOf(items.data() + lo, hi - lo);
+}
+
+static Digest foldRec(size_t lo, size_t hi, unsigned depth,
+                      const std::vector<Digest> &values, size_t &pos) {
+  if (depth == 0 || hi - lo <= 1) {
+    const Digest &v = values[pos++];
+    return hi - lo == 1 ? merkleLeaf(v) : v;
+  }
+  size_t k = splitPoint(hi - lo);
+  Digest l = foldRec(lo, lo + k, depth - 1, values, pos);
+  Digest r = foldRec(lo + k, hi, depth - 1, values, pos);
+  return merkleNode(l, r);
+}
+
+bool merkleFold(size_t lo, size_t hi, unsigned depth,
+                const std::vector<Digest> &values, Digest &out) {
+  if (lo >= hi || values.size() != merkleFrontier(lo, hi, depth).size())
+    return false;
+  size_t pos = 0;
+  out = foldRec(lo, hi, depth, values, pos);
+  return true;
 }
 
 } // namespace plumb

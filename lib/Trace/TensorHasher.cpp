@@ -623,6 +623,35 @@ bool merkleVerifyFast(const Digest &root, size_t size, size_t index,
   return pos == proof.size() && got == root;
 }
 
+static Digest foldFastRec(Sha256 &h, size_t lo, size_t hi, unsigned depth,
+                          const std::vector<Digest> &values, size_t &pos) {
+  if (depth == 0 || hi - lo <= 1) {
+    const Digest &v = values[pos++];
+    if (hi - lo != 1)
+      return v;
+    uint8_t buf[33];
+    buf[0] = 0x00;
+    std::memcpy(buf + 1, v.data(), 32);
+    h.reset();
+    h.update(buf, 33);
+    return h.finish();
+  }
+  size_t k = splitPoint(hi - lo);
+  Digest l = foldFastRec(h, lo, lo + k, depth - 1, values, pos);
+  Digest r = foldFastRec(h, lo + k, hi, depth - 1, values, pos);
+  return innerHash(h, l, r);
+}
+
+bool merkleFoldFast(size_t lo, size_t hi, unsigned depth,
+                    const std::vector<Digest> &values, Digest &out) {
+  if (lo >= hi || values.size() != merkleFrontier(lo, hi, depth).size())
+    return false;
+  Sha256 h;
+  size_t pos = 0;
+  out = foldFastRec(h, lo, hi, depth, values, pos);
+  return true;
+}
+
 Digest tensorHashFromRoot(int32_t dtype, int32_t rank, const int64_t *shape,
                           const Digest &root) {
   Sha256 h;

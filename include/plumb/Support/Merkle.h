@@ -20,6 +20,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace plumb {
@@ -41,6 +42,30 @@ std::vector<Digest> merkleProof(const std::vector<Digest> &items,
 /// Checks a proof that `item` is at `index` of a tree of `size` items.
 bool merkleVerify(const Digest &root, size_t size, size_t index,
                   const Digest &item, const std::vector<Digest> &proof);
+
+/// Where a tree (or subtree) of n >= 2 items splits: the largest power of
+/// two smaller than n (the left subtree's item count).
+size_t merkleSplit(size_t n);
+
+/// A subtree is a range of items [lo, hi) reached from the whole tree
+/// [0, n) by splitting (its hash is merkleRoot of items[lo, hi)). Its
+/// frontier `depth` levels down lists, in order, the ranges of its
+/// descendants `depth` splits below it; a range of one item is a leaf and
+/// stays as it is (so a subtree of one item is its own frontier). With
+/// depth 4 it has at most 16 ranges.
+using MerkleRange = std::pair<size_t, size_t>;
+std::vector<MerkleRange> merkleFrontier(size_t lo, size_t hi, unsigned depth);
+
+/// merkleRoot of items[lo, hi) (lo < hi <= items.size()): the hash of the
+/// subtree [lo, hi) when it is one.
+Digest merkleSubtree(const std::vector<Digest> &items, size_t lo, size_t hi);
+
+/// Recomputes the hash of subtree [lo, hi) from its frontier `depth` levels
+/// down (merkleFrontier), given one value per frontier range in order: for
+/// a range of one item the item itself (its leaf hash is computed here),
+/// else the range's subtree hash. False if the count does not match.
+bool merkleFold(size_t lo, size_t hi, unsigned depth,
+                const std::vector<Digest> &values, Digest &out);
 
 } // namespace plumb
 

@@ -124,6 +124,10 @@ Digest chunkRoot(const std::vector<Digest> &chunkDigests);
 /// checks many proofs.
 bool merkleVerifyFast(const Digest &root, size_t size, size_t index,
                       const Digest &item, const std::vector<Digest> &proof);
+/// merkleFold (Support/Merkle.h) with the fast SHA-256: the referee
+/// recomputes a party's subtree hash from the frontier it sent.
+bool merkleFoldFast(size_t lo, size_t hi, unsigned depth,
+                    const std::vector<Digest> &values, Digest &out);
 /// The tensor hash from its header and chunk root.
 Digest tensorHashFromRoot(int32_t dtype, int32_t rank, const int64_t *shape,
                           const Digest &chunkRoot);
