@@ -152,6 +152,10 @@ bool TraceParty::respond(const std::string &request, std::string &reply,
     reply = answerChunk(req);
     return true;
   }
+  if (type == "query_subtrees") {
+    reply = answerSubtrees(req);
+    return true;
+  }
   if (type == "query_tensor_chunks") {
     reply = answerTensorChunks(req, attachment);
     return true;
@@ -165,9 +169,8 @@ std::string TraceParty::answerNode(const llvm::json::Object &req) {
   if (!index || *index < 0 || *index >= (int64_t)leaves.size())
     return errorReply("query_node needs an 'index' from 0 to " +
                       std::to_string(leaves.size() - 1));
-  ++nodeAnswers;
   std::vector<Digest> proof = merkleProof(leaves, (size_t)*index);
-  if (b.forgeProof && nodeAnswers == b.forgeProof) {
+  if (forgeThis()) {
     if (proof.empty())
       proof.push_back(sha256("forged", 6));
     else
@@ -178,6 +181,47 @@ std::string TraceParty::answerNode(const llvm::json::Object &req) {
   r["node_hash"] = toHex(leaves[*index]);
   r["result_hashes"] = digestsToJson(t.nodes[*index].results);
   r["proof"] = digestsToJson(proof);
+  return serialize(r);
+}
+
+bool TraceParty::forgeThis() {
+  ++treeAnswers;
+  return b.forgeProof && treeAnswers == b.forgeProof;
+}
+
+std::string TraceParty::answerSubtrees(const llvm::json::Object &req) {
+  auto tree = req.getString("tree");
+  const llvm::json::Array *ranges = req.getArray("ranges");
+  if (!tree || (*tree != "nodes" && *tree != "chunks") || !ranges)
+    return errorReply("query_subtrees needs 'tree' (nodes or chunks) and "
+                      "'ranges'");
+  const std::vector<Digest> *items = &leaves;
+  std::string err;
+  if (*tree == "chunks" && !(items = resultChunks(req, err)))
+    return errorReply(err);
+  int64_t n = (int64_t)items->size();
+  llvm::json::Array hashes;
+  std::vector<Digest> out;
+  for (const llvm::json::Value &rv : *ranges) {
+    const llvm::json::Array *r = rv.getAsArray();
+    auto lo = r && r->size() == 2 ? (*r)[0].getAsInteger() : std::nullopt;
+    auto hi = r && r->size() == 2 ? (*r)[1].getAsInteger() : std::nullopt;
+    if (!lo || !hi || *lo < 0 || *hi <= *lo || *hi > n)
+      return errorReply("a range must be [lo, hi] with 0 <= lo < hi <= " +
+                        std::to_string(n));
+    // One item: the item itself (the referee computes its leaf hash).
+    out.push_back(*hi - *lo == 1 ? (*items)[*lo]
+                                 : merkleSubtree(*items, *lo, *hi));
+  }
+  if (forgeThis() && !out.empty())
+    out[0][0] ^= 1;
+  llvm::json::Object r = makeMessage("subtrees");
+  r["tree"] = tree->str();
+  if (*tree == "chunks") {
+    r["index"] = *req.getInteger("index");
+    r["result"] = *req.getInteger("result");
+  }
+  r["hashes"] = digestsToJson(out);
   return serialize(r);
 }
 
@@ -312,7 +356,14 @@ std::string TraceParty::answerChunk(const llvm::json::Object &req) {
   r["result"] = *req.getInteger("result");
   r["chunk"] = *chunk;
   r["digest"] = toHex((*chunks)[*chunk]);
-  r["proof"] = digestsToJson(merkleProof(*chunks, (size_t)*chunk));
+  std::vector<Digest> proof = merkleProof(*chunks, (size_t)*chunk);
+  if (forgeThis()) {
+    if (proof.empty())
+      proof.push_back(sha256("forged", 6));
+    else
+      proof[0][0] ^= 1;
+  }
+  r["proof"] = digestsToJson(proof);
   return serialize(r);
 }
 

@@ -153,6 +153,20 @@ bool parseTensorHeader(const llvm::json::Object &o, exec::ElemType &type,
 //===----------------------------------------------------------------------===//
 
 Channel::~Channel() = default;
+
+bool Channel::receiveBy(std::string &line,
+                        std::chrono::steady_clock::time_point deadline,
+                        int timeoutMs, std::string &err) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  deadline - std::chrono::steady_clock::now())
+                  .count();
+  if (!receive(line, (int)std::max<int64_t>(left, 0), err)) {
+    if (err.rfind("no answer within", 0) == 0)
+      err = "no answer within " + std::to_string(timeoutMs) + " ms";
+    return false;
+  }
+  return true;
+}
 Responder::~Responder() = default;
 
 std::unique_ptr<ProcessChannel>
@@ -240,20 +254,23 @@ bool ProcessChannel::fill(std::chrono::steady_clock::time_point deadline,
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                     deadline - std::chrono::steady_clock::now())
                     .count();
-    if (left <= 0) {
-      err = "no answer within " + std::to_string(timeoutMs) + " ms";
-      return false;
-    }
+    // Past the deadline, one last look: an answer already in the pipe
+    // (sent while the referee read the other party) still counts.
     pollfd p{fromChild, POLLIN, 0};
-    int r = poll(&p, 1, (int)left);
+    int r = poll(&p, 1, (int)std::max<int64_t>(left, 0));
     if (r < 0 && errno == EINTR)
       continue;
     if (r < 0) {
       err = std::string("poll: ") + std::strerror(errno);
       return false;
     }
-    if (r == 0)
+    if (r == 0) {
+      if (left <= 0) {
+        err = "no answer within " + std::to_string(timeoutMs) + " ms";
+        return false;
+      }
       continue;
+    }
     char buf[1 << 16];
     ssize_t got = read(fromChild, buf, sizeof(buf));
     if (got < 0 && errno == EINTR)
@@ -269,8 +286,15 @@ bool ProcessChannel::fill(std::chrono::steady_clock::time_point deadline,
 
 bool ProcessChannel::receive(std::string &line, int timeoutMs,
                              std::string &err) {
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::milliseconds(timeoutMs);
+  return receiveBy(line,
+                   std::chrono::steady_clock::now() +
+                       std::chrono::milliseconds(timeoutMs),
+                   timeoutMs, err);
+}
+
+bool ProcessChannel::receiveBy(std::string &line,
+                               std::chrono::steady_clock::time_point deadline,
+                               int timeoutMs, std::string &err) {
   size_t scanned = 0;
   while (true) {
     size_t nl = pending.find('\n', scanned);

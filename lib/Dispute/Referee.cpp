@@ -106,18 +106,61 @@ struct Session {
   bool ask(int p, const llvm::json::Object &msg, const char *want,
            llvm::json::Object &reply) {
     auto t0 = Clock::now();
-    std::string err, line, type;
+    std::string err, line;
     ++res.messages;
     bool ok = ch[p]->send(serialize(msg), err) &&
               ch[p]->receive(line, opts.roundTimeoutMs, err);
     waitMs += msSince(t0);
+    return accept(p, msg, want, ok, line, err, reply);
+  }
+
+  /// One round to both parties still standing: sends `msg[p]` to each
+  /// before reading either answer, so they work at the same time (the
+  /// round takes as long as the slower one). Each party has the round
+  /// limit from its own request. `got[p]`: whether p answered validly.
+  void askBoth(const llvm::json::Object msg[2], const char *want,
+               llvm::json::Object reply[2], bool got[2]) {
+    auto t0 = Clock::now();
+    bool sent[2] = {false, false};
+    std::string err[2], line[2];
+    Clock::time_point deadline[2];
+    for (int p = 0; p < 2; ++p) {
+      got[p] = false;
+      if (!alive(p))
+        continue;
+      ++res.messages;
+      sent[p] = ch[p]->send(serialize(msg[p]), err[p]);
+      deadline[p] = Clock::now() + std::chrono::milliseconds(opts.roundTimeoutMs);
+    }
+    bool ok[2] = {false, false};
+    for (int p = 0; p < 2; ++p)
+      if (sent[p])
+        ok[p] = ch[p]->receiveBy(line[p], deadline[p], opts.roundTimeoutMs,
+                                 err[p]);
+    waitMs += msSince(t0);
+    for (int p = 0; p < 2; ++p)
+      if (alive(p))
+        got[p] = accept(p, msg[p], want, ok[p], line[p], err[p], reply[p]);
+  }
+  void askBoth(const llvm::json::Object &msg, const char *want,
+               llvm::json::Object reply[2], bool got[2]) {
+    const llvm::json::Object msgs[2] = {msg, msg};
+    askBoth(msgs, want, reply, got);
+  }
+
+  /// Checks an answer to `msg` (`ok`: one line arrived): a party that did
+  /// not answer, answered with an error or with anything but `want` loses.
+  bool accept(int p, const llvm::json::Object &msg, const char *want, bool ok,
+              const std::string &line, const std::string &err,
+              llvm::json::Object &reply) {
+    std::string type, perr;
     if (!ok) {
       lose(p, "no valid answer to '" +
                   msg.getString("type").value_or("").str() + "': " + err);
       return false;
     }
-    if (!parseMessage(line, reply, type, err)) {
-      lose(p, "sent an invalid message: " + err);
+    if (!parseMessage(line, reply, type, perr)) {
+      lose(p, "sent an invalid message: " + perr);
       return false;
     }
     if (type == "error") {
@@ -152,13 +195,15 @@ struct NodeAnswer {
   std::vector<Digest> proof;
 };
 
-bool queryNode(Session &s, int p, int64_t index, int64_t numNodes,
-               NodeAnswer &out) {
+llvm::json::Object nodeQuery(int64_t index) {
   llvm::json::Object msg = makeMessage("query_node");
   msg["index"] = index;
-  llvm::json::Object reply;
-  if (!s.ask(p, msg, "node", reply))
-    return false;
+  return msg;
+}
+
+/// Checks party p's answer for node `index` against its root.
+bool checkNode(Session &s, int p, int64_t index, int64_t numNodes,
+               const llvm::json::Object &reply, NodeAnswer &out) {
   auto idx = reply.getInteger("index");
   if (!idx || *idx != index || !digestFromJson(reply, "node_hash", out.hash) ||
       !digestsFromJson(reply.get("result_hashes"), out.results) ||
@@ -172,6 +217,106 @@ bool queryNode(Session &s, int p, int64_t index, int64_t numNodes,
                   " against its root " + toHex(s.res.parties[p].root));
     return false;
   }
+  return true;
+}
+
+bool queryNode(Session &s, int p, int64_t index, int64_t numNodes,
+               NodeAnswer &out) {
+  llvm::json::Object reply;
+  return s.ask(p, nodeQuery(index), "node", reply) &&
+         checkNode(s, p, index, numNodes, reply, out);
+}
+
+/// Levels of a tree the referee descends per round: it asks for the
+/// subtree hashes up to 2^kDescentDepth ranges below the current one.
+constexpr unsigned kDescentDepth = 4;
+
+/// The multi-level Merkle descent (docs/dispute.md, steps 2 and 3c) over
+/// both parties' node trees (`chunkNode` < 0) or the chunk trees of result
+/// 0 of node `chunkNode`, of `size` items. `claim[p]` is party p's hash of
+/// the whole tree (its root or chunk root), and the two differ. Each round
+/// asks both parties for the frontier kDescentDepth levels below the range
+/// both disagree on (query_subtrees), checks that each party's frontier
+/// hashes to its claim for that range, and moves to the first frontier
+/// range where the two differ, until the range is one item (and, with
+/// `wantItems`, each party's item there is known: a tree of one item
+/// takes a round too). Returns false when a party lost (or the referee
+/// failed: res.error); else `leaf` is the first item they disagree on and
+/// `items` their items there (when known).
+bool descend(Session &s, int64_t chunkNode, int64_t size, Digest claim[2],
+             bool wantItems, int &rounds, int64_t &leaf, Digest items[2],
+             bool &haveItems) {
+  bool chunks = chunkNode >= 0;
+  const char *what = chunks ? "chunks" : "nodes";
+  auto range = [&](size_t lo, size_t hi) {
+    return std::string(what) + " [" + std::to_string(lo) + ", " +
+           std::to_string(hi) + ")" +
+           (chunks ? " of node " + std::to_string(chunkNode) : "");
+  };
+  size_t lo = 0, hi = (size_t)size;
+  haveItems = false;
+  std::string claimOf[2];
+  for (int p = 0; p < 2; ++p)
+    claimOf[p] = chunks ? "its chunk root" : "its root";
+  while (hi - lo > 1 || (wantItems && !haveItems)) {
+    std::vector<MerkleRange> ranges = merkleFrontier(lo, hi, kDescentDepth);
+    llvm::json::Object msg = makeMessage("query_subtrees");
+    msg["tree"] = what;
+    if (chunks) {
+      msg["index"] = chunkNode;
+      msg["result"] = 0;
+    }
+    llvm::json::Array rs;
+    for (auto [a, b] : ranges)
+      rs.push_back(llvm::json::Array{(int64_t)a, (int64_t)b});
+    msg["ranges"] = std::move(rs);
+    ++rounds;
+    llvm::json::Object reply[2];
+    bool got[2];
+    s.askBoth(msg, "subtrees", reply, got);
+    std::vector<Digest> values[2];
+    for (int p = 0; p < 2; ++p) {
+      if (!got[p])
+        continue;
+      auto tree = reply[p].getString("tree");
+      if (!tree || *tree != what ||
+          !digestsFromJson(reply[p].get("hashes"), values[p]) ||
+          values[p].size() != ranges.size()) {
+        s.lose(p, "malformed subtree hashes for " + range(lo, hi));
+        continue;
+      }
+      Digest folded;
+      if (!trace::merkleFoldFast(lo, hi, kDescentDepth, values[p], folded) ||
+          folded != claim[p])
+        s.lose(p, "invalid subtree hashes for " + range(lo, hi) +
+                      ": they do not hash to " + claimOf[p] + " " +
+                      toHex(claim[p]));
+    }
+    if (!s.alive(0) || !s.alive(1))
+      return false;
+    size_t i = 0;
+    while (i < ranges.size() && values[0][i] == values[1][i])
+      ++i;
+    if (i == ranges.size()) { // both frontiers fold to different claims
+      s.res.error = "internal error: equal frontiers for different hashes of " +
+                    range(lo, hi);
+      return false;
+    }
+    std::tie(lo, hi) = ranges[i];
+    haveItems = hi - lo == 1; // then the search is over
+    for (int p = 0; p < 2; ++p) {
+      if (haveItems) {
+        items[p] = values[p][i];
+      } else {
+        claim[p] = values[p][i];
+        claimOf[p] = "its hash of " + range(lo, hi);
+      }
+    }
+    s.res.log.push_back(std::string(chunks ? "chunk round " : "round ") +
+                        std::to_string(rounds) + ": " + range(lo, hi) +
+                        " hold the first disagreement");
+  }
+  leaf = (int64_t)lo;
   return true;
 }
 
@@ -212,38 +357,6 @@ bool agreedHashes(Session &s, int p, const std::vector<Needed> &needed,
       answers[j] = ans;
     }
     want[i] = answers[j].results[needed[i].result];
-  }
-  return true;
-}
-
-/// A chunk answer, checked against the party's chunk root.
-struct ChunkAnswer {
-  Digest digest{};
-  std::vector<Digest> proof;
-};
-
-bool queryChunk(Session &s, int p, int64_t node, int64_t chunk,
-                int64_t numChunks, const Digest &root, ChunkAnswer &out) {
-  llvm::json::Object msg = makeMessage("query_chunk");
-  msg["index"] = node;
-  msg["result"] = 0;
-  msg["chunk"] = chunk;
-  llvm::json::Object reply;
-  if (!s.ask(p, msg, "chunk", reply))
-    return false;
-  auto idx = reply.getInteger("chunk");
-  if (!idx || *idx != chunk || !digestFromJson(reply, "digest", out.digest) ||
-      !digestsFromJson(reply.get("proof"), out.proof)) {
-    s.lose(p, "malformed answer for chunk " + std::to_string(chunk) +
-                  " of node " + std::to_string(node));
-    return false;
-  }
-  if (!trace::merkleVerifyFast(root, (size_t)numChunks, (size_t)chunk, out.digest,
-                    out.proof)) {
-    s.lose(p, "invalid Merkle proof for chunk " + std::to_string(chunk) +
-                  " of node " + std::to_string(node) +
-                  " against its chunk root " + toHex(root));
-    return false;
   }
   return true;
 }
@@ -314,10 +427,13 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
 
   // 1. Commitments.
   std::vector<Digest> inputHashes[2];
+  llvm::json::Object commits[2];
+  bool committed[2];
+  s.askBoth(makeMessage("commit_request"), "commit", commits, committed);
   for (int p = 0; p < 2; ++p) {
-    llvm::json::Object reply;
-    if (!s.ask(p, makeMessage("commit_request"), "commit", reply))
+    if (!committed[p])
       continue;
+    llvm::json::Object &reply = commits[p];
     PartyReport &r = res.parties[p];
     auto version = reply.getInteger("trace_version");
     auto c = reply.getString("contract");
@@ -383,39 +499,20 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     return finish();
   }
 
-  // 2. Descend both Merkle trees to the first leaf they disagree on. The
-  //    current range [lo, hi) is a subtree both disagree on; each round asks
-  //    for the first leaf of its right half, whose proof (checked against
-  //    the party's root) carries the hash of the left half.
-  int64_t lo = 0, hi = n;
-  size_t depth = 0;
-  while (hi - lo > 1) {
-    int64_t k = 1;
-    while (k * 2 < hi - lo)
-      k *= 2;
-    int64_t q = lo + k;
-    NodeAnswer ans[2];
-    ++res.rounds;
-    for (int p = 0; p < 2; ++p)
-      queryNode(s, p, q, n, ans[p]);
-    if (!s.alive(0) || !s.alive(1)) {
-      res.log.push_back("the search stopped at round " +
-                        std::to_string(res.rounds) + " in nodes [" +
-                        std::to_string(lo) + ", " + std::to_string(hi) + ")");
+  // 2. Descend both Merkle trees to the first leaf they disagree on,
+  //    kDescentDepth levels a round (query_subtrees).
+  int64_t K = 0;
+  {
+    Digest claim[2] = {res.parties[0].root, res.parties[1].root};
+    Digest items[2];
+    bool haveItems;
+    if (!descend(s, -1, n, claim, false, res.rounds, K, items, haveItems)) {
+      if (res.error.empty())
+        res.log.push_back("the search stopped at round " +
+                          std::to_string(res.rounds));
       return finish();
     }
-    const Digest &leftA = ans[0].proof[ans[0].proof.size() - 1 - depth];
-    const Digest &leftB = ans[1].proof[ans[1].proof.size() - 1 - depth];
-    if (leftA != leftB)
-      hi = lo + k;
-    else
-      lo = lo + k;
-    ++depth;
-    res.log.push_back("round " + std::to_string(res.rounds) + ": nodes [" +
-                      std::to_string(lo) + ", " + std::to_string(hi) +
-                      ") hold the first disagreement");
   }
-  int64_t K = lo;
   Operation *op = nodes[K];
   res.firstDivergent = K;
   res.nodeId = nodeIds[K];
@@ -423,9 +520,12 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
 
   // 3. Both claims for node K.
   ++res.rounds;
+  llvm::json::Object claimReplies[2];
+  bool claimed[2];
+  s.askBoth(nodeQuery(K), "node", claimReplies, claimed);
   for (int p = 0; p < 2; ++p) {
     NodeAnswer ans;
-    if (!queryNode(s, p, K, n, ans))
+    if (!claimed[p] || !checkNode(s, p, K, n, claimReplies[p], ans))
       continue;
     if (ans.results.size() != op->getNumResults()) {
       s.lose(p, "claims " + std::to_string(ans.results.size()) +
@@ -560,14 +660,21 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     res.resultElements = numel;
     // Each party's chunk root, bound to its claimed result hash.
     Digest croot[2];
+    if (m == 0) { // no chunks to search (both claims agree on the result)
+      res.wholeNodeReason = "its result has no elements";
+      return false;
+    }
     ++res.chunkRounds;
+    llvm::json::Object rootMsg = makeMessage("query_chunk_root");
+    rootMsg["index"] = K;
+    rootMsg["result"] = 0;
+    llvm::json::Object rootReplies[2];
+    bool rooted[2];
+    s.askBoth(rootMsg, "chunk_root", rootReplies, rooted);
     for (int p = 0; p < 2; ++p) {
-      llvm::json::Object msg = makeMessage("query_chunk_root");
-      msg["index"] = K;
-      msg["result"] = 0;
-      llvm::json::Object reply;
-      if (!s.ask(p, msg, "chunk_root", reply))
+      if (!rooted[p])
         continue;
+      llvm::json::Object &reply = rootReplies[p];
       auto count = reply.getInteger("num_chunks");
       if (!count || !digestFromJson(reply, "chunk_root", croot[p])) {
         s.lose(p, "malformed chunk root for node " + std::to_string(K));
@@ -594,37 +701,22 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     };
     if (!s.alive(0) || !s.alive(1))
       return forfeited();
-    int64_t lo = 0, hi = m;
-    size_t depth = 0;
-    while (hi - lo > 1) {
-      int64_t k = 1;
-      while (k * 2 < hi - lo)
-        k *= 2;
-      ChunkAnswer ans[2];
-      ++res.chunkRounds;
-      for (int p = 0; p < 2; ++p)
-        queryChunk(s, p, K, lo + k, m, croot[p], ans[p]);
-      if (!s.alive(0) || !s.alive(1))
-        return forfeited();
-      const Digest &leftA = ans[0].proof[ans[0].proof.size() - 1 - depth];
-      const Digest &leftB = ans[1].proof[ans[1].proof.size() - 1 - depth];
-      if (leftA != leftB)
-        hi = lo + k;
-      else
-        lo = lo + k;
-      ++depth;
-    }
-    int64_t c = lo;
-    ChunkAnswer claim[2];
-    ++res.chunkRounds;
-    for (int p = 0; p < 2; ++p)
-      queryChunk(s, p, K, c, m, croot[p], claim[p]);
-    if (!s.alive(0) || !s.alive(1))
+    // The chunk search: the same descent over the two chunk trees; its
+    // last round gives both parties' digests of the chunk.
+    int64_t c = 0;
+    Digest claim[2];
+    bool haveItems = false;
+    if (!descend(s, K, m, croot, true, res.chunkRounds, c, claim,
+                 haveItems) ||
+        !haveItems) {
+      if (!res.error.empty())
+        return true;
       return forfeited();
+    }
     res.divergentChunk = c;
     for (int p = 0; p < 2; ++p) {
       res.parties[p].hasChunkClaim = true;
-      res.parties[p].chunkClaim = claim[p].digest;
+      res.parties[p].chunkClaim = claim[p];
     }
     int64_t first, count;
     trace::chunkRange(dtype, numel, (size_t)c, first, count);
@@ -914,13 +1006,13 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
         std::to_string(K) + ": chunk " + std::to_string(c) + " hashes to " +
         toHex(res.referenceChunk));
     for (int p = 0; p < 2; ++p) {
-      if (!s.alive(p) || claim[p].digest == res.referenceChunk)
+      if (!s.alive(p) || claim[p] == res.referenceChunk)
         continue;
       s.lose(p, "computed node " + std::to_string(K) + " ('" + res.op +
                     "') wrongly: its chunk " + std::to_string(c) +
                     " of result 0 (elements [" + std::to_string(first) + ", " +
                     std::to_string(first + count) + ")) hashes to " +
-                    toHex(claim[p].digest) +
+                    toHex(claim[p]) +
                     ", the reference computation gives " +
                     toHex(res.referenceChunk));
     }

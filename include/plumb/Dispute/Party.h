@@ -2,7 +2,7 @@
 //
 // Part of Plumb. A dispute party that answers the referee from its trace
 // folder (`plumb serve-trace`): its commitment, node hashes with Merkle
-// proofs, and kept tensors. For the adversarial suite it can misbehave on
+// proofs, subtree hashes of its node and chunk trees, and kept tensors. For the adversarial suite it can misbehave on
 // purpose (testing aids, docs/dispute.md): lie about a hash, forge a proof,
 // send tensors that do not match, or fall silent.
 //
@@ -29,8 +29,9 @@ struct Behaviour {
   /// inconsistent-hash=K: claim a node hash for K that is not the
   /// combination of its result hashes.
   int64_t inconsistentHash = -1;
-  /// forge-proof=N: corrupt the Merkle proof of the N-th node answer
-  /// (1-based; "forge-proof" alone means 1).
+  /// forge-proof=N: corrupt the N-th tree answer (1-based; "forge-proof"
+  /// alone means 1): a query_node or query_chunk answer gets a wrong proof,
+  /// a query_subtrees answer a wrong first hash.
   int64_t forgeProof = 0;
   /// bad-tensors: flip a bit of every tensor sent.
   bool badTensors = false;
@@ -63,6 +64,9 @@ private:
                             std::string &attachment);
   std::string answerChunkRoot(const llvm::json::Object &req);
   std::string answerChunk(const llvm::json::Object &req);
+  std::string answerSubtrees(const llvm::json::Object &req);
+  /// Counts a tree answer; true if it is the one forge-proof corrupts.
+  bool forgeThis();
   std::string answerTensorChunks(const llvm::json::Object &req,
                                  std::string &attachment);
 
@@ -90,7 +94,7 @@ private:
   std::vector<Digest> leaves; // node hashes as this party claims them
   Digest root{};
   int64_t requests = 0;
-  int64_t nodeAnswers = 0;
+  int64_t treeAnswers = 0; // query_node, query_chunk, query_subtrees
   bool done = false;
 };
 

@@ -2,7 +2,7 @@
 //
 // Part of Plumb. The messages of the refereed-delegation protocol
 // (docs/dispute.md): one JSON object per line, every one carrying
-// "protocol": "plumb-dispute" and "version": 2, and the channels that carry
+// "protocol": "plumb-dispute" and "version": 3, and the channels that carry
 // them between a referee and a party (a child process speaking on its
 // stdin/stdout, or an in-process party for tests).
 //
@@ -25,7 +25,7 @@ namespace plumb {
 namespace dispute {
 
 constexpr const char *kProtocolName = "plumb-dispute";
-constexpr int64_t kProtocolVersion = 2;
+constexpr int64_t kProtocolVersion = 3;
 
 /// A new message of `type` with the protocol header.
 llvm::json::Object makeMessage(llvm::StringRef type);
@@ -58,6 +58,13 @@ public:
   virtual bool send(const std::string &line, std::string &err) = 0;
   /// Waits at most `timeoutMs` for one line.
   virtual bool receive(std::string &line, int timeoutMs, std::string &err) = 0;
+  /// Waits until `deadline` for one line (a request sent `timeoutMs`
+  /// before it, while the referee read another party's answer); an answer
+  /// already there is taken even after the deadline. A timeout reports
+  /// `timeoutMs`.
+  virtual bool receiveBy(std::string &line,
+                         std::chrono::steady_clock::time_point deadline,
+                         int timeoutMs, std::string &err);
   /// Waits at most `timeoutMs` for the `n` bytes of an attachment that
   /// follow the last line, into `out`.
   virtual bool receiveBytes(char *out, size_t n, int timeoutMs,
@@ -75,6 +82,9 @@ public:
   ~ProcessChannel() override;
   bool send(const std::string &line, std::string &err) override;
   bool receive(std::string &line, int timeoutMs, std::string &err) override;
+  bool receiveBy(std::string &line,
+                 std::chrono::steady_clock::time_point deadline, int timeoutMs,
+                 std::string &err) override;
   bool receiveBytes(char *out, size_t n, int timeoutMs,
                     std::string &err) override;
 

@@ -3,9 +3,10 @@
 // Part of Plumb. The referee of a dispute between two parties that ran the
 // same canonical module on the same inputs and committed to different trace
 // roots (docs/dispute.md): it finds the first node whose output they disagree
-// on by descending their Merkle trees (ceil(log2 n) rounds plus one), then
-// the first chunk of that node's result they disagree on by descending the
-// result's chunk tree, has a party supply the input chunks that chunk reads
+// on by descending their Merkle trees four levels a round (about
+// ceil(log2 n) / 4 rounds, plus one for the node's claims), then the first
+// chunk of that node's result they disagree on by descending the result's
+// chunk tree the same way, has a party supply the input chunks that chunk reads
 // (checked by Merkle proofs against the agreed hashes), recomputes only
 // those output elements with the reference kernels and says who computed
 // them wrongly (Dispute/Slice.h). Ops without a slicing rule, and disputes
@@ -62,8 +63,8 @@ struct DisputeResult {
   int64_t firstDivergent = -1;
   Digest nodeId{};
   std::string op;
-  /// Bisection rounds (Merkle descent plus the final node query, then the
-  /// chunk descent plus the final chunk query).
+  /// Node search rounds: the Merkle descent (query_subtrees, both parties
+  /// at once) plus the node query.
   int rounds = 0;
   /// Requests sent to the parties, all phases.
   int messages = 0;
@@ -86,6 +87,8 @@ struct DisputeResult {
   int divergentResult = -1;
   int64_t divergentChunk = -1;
   int64_t numChunks = 0;
+  /// Chunk search rounds: the chunk roots, then the chunk tree descent
+  /// (whose last round gives the digests of the divergent chunk).
   int chunkRounds = 0;
   int64_t computedElements = 0;
   int64_t resultElements = 0;

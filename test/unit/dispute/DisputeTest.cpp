@@ -44,6 +44,10 @@ TEST(Messages, HeaderIsChecked) {
                             "\"type\":\"x\"}",
                             back, type, err));
   EXPECT_NE(err.find("unsupported protocol version 1"), std::string::npos);
+  // Version 2 (one tree level a round, no query_subtrees) is not spoken.
+  EXPECT_FALSE(parseMessage("{\"protocol\":\"plumb-dispute\",\"version\":2,"
+                            "\"type\":\"query_node\"}",
+                            back, type, err));
   EXPECT_FALSE(parseMessage("{\"protocol\":\"other\",\"version\":1,"
                             "\"type\":\"x\"}",
                             back, type, err));
@@ -211,7 +215,92 @@ protected:
   }
 };
 
-int maxRounds(int64_t n) { return (int)std::ceil(std::log2((double)n)) + 1; }
+/// Rounds of the node search for first divergent node k of n, worked out
+/// independently of merkleFrontier: the depth of leaf k in the tree (one
+/// binary split per level), four levels a round, plus the node query.
+int nodeRounds(int64_t n, int64_t k) {
+  int64_t lo = 0, hi = n;
+  int depth = 0;
+  while (hi - lo > 1) {
+    int64_t s = 1;
+    while (s * 2 < hi - lo)
+      s *= 2;
+    if (k < lo + s)
+      hi = lo + s;
+    else
+      lo = lo + s;
+    ++depth;
+  }
+  return (depth + 3) / 4 + 1;
+}
+
+TEST(Frontier, EnumeratesTheSubtreesFourLevelsDown) {
+  using R = std::vector<MerkleRange>;
+  // 6 items: the tree is 4 + 2, every leaf within 3 levels: one round
+  // reaches them all.
+  EXPECT_EQ(merkleFrontier(0, 6, 4),
+            (R{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}}));
+  EXPECT_EQ(merkleFrontier(0, 6, 1), (R{{0, 4}, {4, 6}}));
+  EXPECT_EQ(merkleFrontier(0, 6, 2), (R{{0, 2}, {2, 4}, {4, 5}, {5, 6}}));
+  // 44 items (32 + 12): four levels down, 8 subtrees of 4 on the left,
+  // on the right (8 + 4) 4 pairs and 4 single leaves.
+  R f = merkleFrontier(0, 44, 4);
+  EXPECT_EQ(f.size(), 16u);
+  EXPECT_EQ(f.front(), MerkleRange(0, 4));
+  EXPECT_EQ(f[7], MerkleRange(28, 32));
+  EXPECT_EQ(f[8], MerkleRange(32, 34));
+  EXPECT_EQ(f[12], MerkleRange(40, 41));
+  EXPECT_EQ(f.back(), MerkleRange(43, 44));
+  // A subtree of one item is its own frontier; depth 0 the range itself.
+  EXPECT_EQ(merkleFrontier(5, 6, 4), (R{{5, 6}}));
+  EXPECT_EQ(merkleFrontier(32, 44, 0), (R{{32, 44}}));
+  // Every size: the frontier tiles the range in order, has at most 16
+  // ranges, each a subtree; folding the true subtree hashes (items for
+  // single leaves) gives the subtree's hash, with both SHA-256 codes.
+  std::vector<Digest> items;
+  for (int i = 0; i < 300; ++i)
+    items.push_back(sha256(&i, sizeof(i)));
+  for (size_t n = 1; n <= 300; n = n < 40 ? n + 1 : n * 3 / 2) {
+    std::vector<Digest> its(items.begin(), items.begin() + n);
+    for (unsigned depth : {1u, 2u, 4u}) {
+      R fr = merkleFrontier(0, n, depth);
+      ASSERT_FALSE(fr.empty());
+      EXPECT_LE(fr.size(), size_t(1) << depth);
+      size_t at = 0;
+      std::vector<Digest> values;
+      for (auto [lo, hi] : fr) {
+        EXPECT_EQ(lo, at) << n;
+        EXPECT_LT(lo, hi);
+        at = hi;
+        values.push_back(hi - lo == 1 ? its[lo] : merkleSubtree(its, lo, hi));
+      }
+      EXPECT_EQ(at, n);
+      Digest slow, fast;
+      ASSERT_TRUE(merkleFold(0, n, depth, values, slow));
+      ASSERT_TRUE(trace::merkleFoldFast(0, n, depth, values, fast));
+      EXPECT_EQ(slow, merkleRoot(its)) << n;
+      EXPECT_EQ(fast, slow);
+      // A wrong count or a changed value does not fold to the root.
+      values.push_back(values[0]);
+      EXPECT_FALSE(merkleFold(0, n, depth, values, slow));
+      values.pop_back();
+      values.back()[0] ^= 1;
+      ASSERT_TRUE(merkleFold(0, n, depth, values, slow));
+      EXPECT_NE(slow, merkleRoot(its));
+    }
+  }
+  // Descending: the frontier of a frontier range is that subtree's.
+  R sub = merkleFrontier(32, 44, 4);
+  EXPECT_EQ(sub, (R{{32, 33}, {33, 34}, {34, 35}, {35, 36}, {36, 37},
+                    {37, 38}, {38, 39}, {39, 40}, {40, 41}, {41, 42},
+                    {42, 43}, {43, 44}}));
+  std::vector<Digest> its(items.begin(), items.begin() + 44), values;
+  for (auto [lo, hi] : sub)
+    values.push_back(its[lo]);
+  Digest h;
+  ASSERT_TRUE(trace::merkleFoldFast(32, 44, 4, values, h));
+  EXPECT_EQ(h, merkleSubtree(its, 32, 44));
+}
 
 TEST_F(Disputes, AgreeingTracesHaveNothingToDispute) {
   std::string a = record("a"), b = record("b");
@@ -236,16 +325,19 @@ TEST_F(Disputes, EveryFaultPositionOnEitherSide) {
       EXPECT_EQ(r.firstDivergent, k);
       EXPECT_EQ(r.loser(), side ? "B" : "A");
       EXPECT_EQ(r.executedNodes, 1);
-      EXPECT_LE(r.rounds, maxRounds(6));
+      // 6 nodes: one descent round reaches every leaf, then the node.
+      EXPECT_EQ(r.rounds, 2);
+      EXPECT_EQ(r.rounds, nodeRounds(6, k));
       // matmul, relu and add are sliced: the chunk search finds the chunk
-      // of element 0 (one chunk: no descent), the referee computes it; the
-      // split, the reduction and the if are executed whole.
+      // of element 0 (one chunk: one round gives both digests), the
+      // referee computes it; the split, the reduction and the if are
+      // executed whole.
       bool sliced = k == 0 || k == 1 || k == 4;
       EXPECT_EQ(r.subNode, sliced) << r.wholeNodeReason;
       if (sliced) {
         EXPECT_TRUE(r.haveReferenceChunk);
         EXPECT_EQ(r.divergentChunk, 0);
-        EXPECT_EQ(r.chunkRounds, 2); // chunk roots, the chunk
+        EXPECT_EQ(r.chunkRounds, 2); // chunk roots, the one chunk
         EXPECT_EQ(r.parties[side ? 0 : 1].chunkClaim, r.referenceChunk);
         EXPECT_NE(r.parties[side ? 1 : 0].chunkClaim, r.referenceChunk);
         EXPECT_GT(r.computedElements, 0);
@@ -323,12 +415,17 @@ TEST_F(Disputes, ForgedProofLoses) {
   forge.forgeProof = 1;
   DisputeResult r = dispute(h, f, {}, forge);
   EXPECT_EQ(r.loser(), "B");
-  EXPECT_NE(r.parties[1].reason.find("invalid Merkle proof"), std::string::npos);
+  EXPECT_NE(r.parties[1].reason.find(
+                "invalid subtree hashes for nodes [0, 6): they do not hash "
+                "to its root"),
+            std::string::npos)
+      << r.parties[1].reason;
   EXPECT_EQ(r.executedNodes, 0);
+  EXPECT_EQ(r.firstDivergent, -1);
   // Forged in its last answer (the divergent node): the node is found, the
   // forger loses and the honest party is still confirmed by one execution.
-  // (Node 4 of 6: rounds query nodes 4 and 5, then node 4 itself.)
-  forge.forgeProof = 3;
+  // (Node 4 of 6: one query_subtrees round, then node 4 itself.)
+  forge.forgeProof = 2;
   r = dispute(h, f, {}, forge);
   EXPECT_EQ(r.firstDivergent, 4);
   EXPECT_EQ(r.loser(), "B");
@@ -371,9 +468,9 @@ TEST_F(Disputes, SilenceLoses) {
   DisputeResult r = dispute(h, f, {}, silent, fast);
   EXPECT_EQ(r.loser(), "B");
   EXPECT_NE(r.parties[1].reason.find("no answer"), std::string::npos);
-  // Silent once the node is found (commit + 3 descent rounds + node query
-  // answered): it loses, A is confirmed by the execution.
-  silent.silentAfter = 5;
+  // Silent once the node is found (commit, the descent round and the node
+  // query answered): it loses, A is confirmed by the execution.
+  silent.silentAfter = 3;
   r = dispute(f, h, silent, {}, fast);
   EXPECT_EQ(r.firstDivergent, 2);
   EXPECT_EQ(r.loser(), "A");
@@ -440,7 +537,9 @@ TEST_F(SubNodeDisputes, FindsTheChunkAndComputesOnlyIt) {
       EXPECT_TRUE(r.subNode) << r.wholeNodeReason;
       EXPECT_EQ(r.numChunks, 8);
       EXPECT_EQ(r.divergentChunk, 7);
-      EXPECT_EQ(r.chunkRounds, 1 + 3 + 1); // roots, descent, the chunk
+      // Roots, then one descent round: 8 chunks are 3 levels, and the
+      // round's frontier (8 single chunks) gives both digests.
+      EXPECT_EQ(r.chunkRounds, 1 + 1);
       EXPECT_EQ(r.executedNodes, 1);
       // 32 whole rows of 128: exactly the chunk.
       EXPECT_EQ(r.computedElements, 4096);
@@ -493,7 +592,7 @@ TEST_F(SubNodeDisputes, BadChunksAndSilenceLose) {
   EXPECT_TRUE(r.subNode);
   // A forfeits during the chunk search: B is judged on the whole node.
   Behaviour quits;
-  quits.silentAfter = 4; // commit, two node rounds, the node: then nothing
+  quits.silentAfter = 3; // commit, the node round, the node: then nothing
   r = dispute(f, h, quits, {});
   EXPECT_EQ(r.loser(), "A");
   EXPECT_FALSE(r.subNode);
@@ -514,4 +613,158 @@ TEST_F(SubNodeDisputes, ChunkSearchNeedsNoTensorsFromTheAccused) {
   EXPECT_TRUE(r.subNode) << r.wholeNodeReason;
   EXPECT_EQ(r.divergentChunk, 7);
   EXPECT_EQ(r.supplier, "A");
+}
+
+namespace {
+
+/// A party that answers its commitment and its first `switchAfter`
+/// query_subtrees from one trace and everything after from another: from
+/// then on its frontiers hash to the other trace's subtrees, not to what it
+/// claimed before.
+struct TwoFaced : Responder {
+  Responder &first, &second;
+  int switchAfter;
+  int subtrees = 0;
+  /// Appends a hash to every subtrees answer (a wrong count).
+  bool extraHash = false;
+  TwoFaced(Responder &a, Responder &b, int n)
+      : first(a), second(b), switchAfter(n) {}
+  bool respond(const std::string &request, std::string &reply,
+               std::string &attachment) override {
+    llvm::json::Object req;
+    std::string type, err;
+    EXPECT_TRUE(parseMessage(request, req, type, err)) << err;
+    bool useFirst = type == "commit_request" ||
+                    (type == "query_subtrees" && subtrees++ < switchAfter);
+    if (!(useFirst ? first : second).respond(request, reply, attachment))
+      return false;
+    if (extraHash && type == "query_subtrees") {
+      llvm::json::Object r;
+      EXPECT_TRUE(parseMessage(reply, r, type, err));
+      r.getArray("hashes")->push_back(toHex(Digest{}));
+      reply = serialize(r);
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+/// A chain of 40 nodes: leaves 0..31 are 5 levels deep (two descent
+/// rounds), 32..39 four (one round).
+class ChainDisputes : public Disputes {
+protected:
+  static constexpr int kNodes = 40;
+  void SetUp() override {
+    Disputes::SetUp();
+    std::string src = "func.func @main(%x: tensor<2x8xf32> {plumb.name = "
+                      "\"x\"}) -> tensor<2x8xf32> {";
+    for (int i = 0; i < kNodes; ++i)
+      src += " %" + std::to_string(i) + " = plumb.relu " +
+             (i ? "%" + std::to_string(i - 1) : std::string("%x")) +
+             " : tensor<2x8xf32>";
+    src += " return %" + std::to_string(kNodes - 1) + " : tensor<2x8xf32> }";
+    module = mlir::parseSourceString<mlir::ModuleOp>(src, &ctx);
+    ASSERT_TRUE(module);
+    inputs = {inputs[0]};
+  }
+
+  DisputeResult run(Responder &a, Responder &b) {
+    LocalChannel ca(a), cb(b);
+    Referee referee(*module);
+    std::string names[2] = {"A", "B"};
+    return referee.run(ca, cb, names, {});
+  }
+};
+
+TEST_F(ChainDisputes, RoundsAreTheLeafDepthOverFour) {
+  EXPECT_EQ(nodeRounds(kNodes, 0), 3);
+  EXPECT_EQ(nodeRounds(kNodes, 31), 3);
+  EXPECT_EQ(nodeRounds(kNodes, 32), 2);
+  std::string h = record("h");
+  for (int64_t k = 0; k < kNodes; ++k) {
+    std::string f = record("f" + std::to_string(k), k);
+    for (int side = 0; side < 2; ++side) {
+      SCOPED_TRACE("fault at node " + std::to_string(k) + ", side " +
+                   std::to_string(side));
+      DisputeResult r = side ? dispute(h, f) : dispute(f, h);
+      EXPECT_TRUE(r.error.empty()) << r.error;
+      EXPECT_EQ(r.firstDivergent, k);
+      EXPECT_EQ(r.loser(), side ? "B" : "A");
+      EXPECT_EQ(r.executedNodes, 1);
+      EXPECT_TRUE(r.subNode) << r.wholeNodeReason;
+      // ceil(log2 40) = 6 levels: at most 2 descent rounds (v2: 6).
+      EXPECT_EQ(r.rounds, nodeRounds(kNodes, k));
+      EXPECT_EQ(r.chunkRounds, 2);
+      // Every round asks both parties: commit, descent, node, chunk root,
+      // chunk descent; then the supplier proves the operand's node (none
+      // for node 0, which reads the input) and sends its chunk.
+      EXPECT_EQ(r.messages, 2 * (1 + r.rounds + r.chunkRounds) + (k ? 2 : 1));
+    }
+  }
+}
+
+TEST_F(ChainDisputes, AnInconsistentFrontierLoses) {
+  std::string h = record("h"), f = record("f", 5), g = record("g", 6);
+  std::string err;
+  auto ph = TraceParty::open(h, {}, err);
+  auto pf = TraceParty::open(f, {}, err);
+  auto pg = TraceParty::open(g, {}, err);
+  ASSERT_TRUE(ph && pf && pg) << err;
+  // B commits to f and answers the first round from it (the disagreement
+  // with A is in nodes [4, 8)), then the second from g: leaves 6 and 7 of g
+  // do not hash to the hash of [4, 8) it gave in round 1. It loses there,
+  // before any node is located; A is not blamed.
+  TwoFaced b(*pf, *pg, 1);
+  DisputeResult r = run(*ph, b);
+  EXPECT_EQ(r.loser(), "B");
+  EXPECT_EQ(r.rounds, 2);
+  EXPECT_NE(r.parties[1].reason.find(
+                "invalid subtree hashes for nodes [4, 8): they do not hash to "
+                "its hash of nodes [4, 8)"),
+            std::string::npos)
+      << r.parties[1].reason;
+  EXPECT_EQ(r.firstDivergent, -1);
+  EXPECT_EQ(r.executedNodes, 0);
+  // From the first round on: its frontier does not hash to its root.
+  TwoFaced a(*pf, *pg, 0);
+  r = run(a, *ph);
+  EXPECT_EQ(r.loser(), "A");
+  EXPECT_EQ(r.rounds, 1);
+  EXPECT_NE(r.parties[0].reason.find("invalid subtree hashes for nodes [0, 40): "
+                                     "they do not hash to its root"),
+            std::string::npos)
+      << r.parties[0].reason;
+  // A frontier with a hash too many is malformed.
+  auto pf2 = TraceParty::open(f, {}, err);
+  TwoFaced extra(*pf2, *pf2, 99);
+  extra.extraHash = true;
+  r = run(*ph, extra);
+  EXPECT_EQ(r.loser(), "B");
+  EXPECT_NE(r.parties[1].reason.find("malformed subtree hashes for nodes [0, 40)"),
+            std::string::npos)
+      << r.parties[1].reason;
+}
+
+TEST_F(ChainDisputes, ForgedSubtreeHashInALaterRoundLoses) {
+  // forge-proof=2 corrupts the second tree answer: the second descent
+  // round's frontier (node 5 is 5 levels deep).
+  std::string h = record("h"), f = record("f", 5);
+  Behaviour forge;
+  forge.forgeProof = 2;
+  DisputeResult r = dispute(h, f, {}, forge);
+  EXPECT_EQ(r.loser(), "B");
+  EXPECT_EQ(r.rounds, 2);
+  EXPECT_NE(r.parties[1].reason.find("invalid subtree hashes for nodes [4, 8)"),
+            std::string::npos)
+      << r.parties[1].reason;
+  // forge-proof=3: its answer for node 5 itself.
+  forge.forgeProof = 3;
+  r = dispute(h, f, {}, forge);
+  EXPECT_EQ(r.firstDivergent, 5);
+  EXPECT_EQ(r.loser(), "B");
+  EXPECT_NE(r.parties[1].reason.find("invalid Merkle proof for node 5"),
+            std::string::npos)
+      << r.parties[1].reason;
+  EXPECT_EQ(r.executedNodes, 1);
 }
