@@ -288,6 +288,12 @@ llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
   }
   if (plan->arenaBytes != m.arenaBytes)
     return fail("manifest.json: arena size differs from model.mlir's plan");
+  auto tracePlan = target::planForTraces(*b->module);
+  if (!tracePlan)
+    return fail("model.mlir: " + llvm::toString(tracePlan.takeError()));
+  if ((*tracePlan ? (*tracePlan)->arenaBytes : 0) != m.tracedArenaBytes)
+    return fail("manifest.json: traced arena size differs from model.mlir's "
+                "trace plan");
 
   // The sources, re-derived and compared.
   auto compare = [&](const std::string &path,

@@ -199,6 +199,10 @@ llvm::Expected<Manifest> writeBundle(ModuleOp module, const std::string &dir,
   if (!plan)
     return plan.takeError();
   m.arenaBytes = plan->arenaBytes;
+  auto tracePlan = target::planForTraces(module);
+  if (!tracePlan)
+    return tracePlan.takeError();
+  m.tracedArenaBytes = *tracePlan ? (*tracePlan)->arenaBytes : 0;
   m.weightsBytes = plan->weightsBytes;
   m.weightsAlignment = target::kPlanAlignment;
   for (const target::WeightEntry &e : plan->weights)

@@ -105,6 +105,7 @@ std::string manifestToJson(const Manifest &m) {
   }
   s += m.nodes.empty() ? "],\n" : "\n  ],\n";
   s += "  \"memory\": {\"arena_bytes\": " + std::to_string(m.arenaBytes) +
+       ", \"traced_arena_bytes\": " + std::to_string(m.tracedArenaBytes) +
        "},\n";
   s += "  \"weights\": {\"file\": " + q(kWeightsFile) +
        ", \"bytes\": " + std::to_string(m.weightsBytes) +
@@ -317,7 +318,10 @@ bool manifestFromJson(const std::string &text, Manifest &m, std::string &err) {
       m.nodes.push_back(mn);
     }
   if (const llvm::json::Object *mem = r.obj(*root, "memory"))
+  {
     m.arenaBytes = r.num(*mem, "arena_bytes");
+    m.tracedArenaBytes = r.num(*mem, "traced_arena_bytes");
+  }
   if (const llvm::json::Object *w = r.obj(*root, "weights")) {
     if (r.ok && r.str(*w, "file") != kWeightsFile)
       r.bad("weights.file", std::string("must be \"") + kWeightsFile + "\"");

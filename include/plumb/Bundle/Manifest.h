@@ -77,6 +77,8 @@ struct Manifest {
   std::vector<ManifestTensor> inputs, outputs;
   std::vector<ManifestNode> nodes;
   int64_t arenaBytes = 0;
+  /// Arena of the traced entry point (0: the library has none).
+  int64_t tracedArenaBytes = 0;
   int64_t weightsBytes = 0;
   int64_t weightsAlignment = 0;
   std::string weightsSha256;

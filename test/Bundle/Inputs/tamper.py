@@ -5,6 +5,8 @@
 #   total-gas           subtract 1 from the total gas
 #   graph-hash          replace the graph hash by zeros
 #   version             claim plumb 0.0.1 made the bundle
+#   arena               add 64 to the arena size
+#   traced-arena        add 64 to the traced runs' arena size
 #   rehash              recompute every file hash in the manifest
 # --rehash recomputes the file hashes after the change (a careful forger).
 import hashlib
@@ -54,6 +56,10 @@ elif action == "graph-hash":
     m = re.sub(r'("graph_hash": ")[0-9a-f]{64}', r"\g<1>" + "0" * 64, m)
 elif action == "version":
     m = re.sub(r'("plumb_version": ")[^"]*', r"\g<1>0.0.1", m)
+elif action == "arena":
+    m = re.sub(r'("arena_bytes": )(\d+)', lambda x: x.group(1) + str(int(x.group(2)) + 64), m)
+elif action == "traced-arena":
+    m = re.sub(r'("traced_arena_bytes": )(\d+)', lambda x: x.group(1) + str(int(x.group(2)) + 64), m)
 elif action == "rehash":
     pass
 else:

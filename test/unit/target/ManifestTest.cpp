@@ -29,6 +29,7 @@ Manifest sample() {
   m.nodes = {{0, std::string(64, 'c'), "plumb.relu", true, 7},
              {1, std::string(64, 'd'), "plumb.if", true, 9}};
   m.arenaBytes = 128;
+  m.tracedArenaBytes = 256;
   m.weightsBytes = 64;
   m.weightsAlignment = 64;
   m.weightsSha256 = std::string(64, 'e');
@@ -47,6 +48,8 @@ TEST(Manifest, RoundTrips) {
   ASSERT_TRUE(manifestFromJson(text, back, err)) << err;
   EXPECT_EQ(manifestToJson(back), text);
   EXPECT_EQ(back.gasTotal, m.gasTotal);
+  EXPECT_EQ(back.arenaBytes, 128);
+  EXPECT_EQ(back.tracedArenaBytes, 256);
   EXPECT_EQ(back.inputs[1].bound, true);
   EXPECT_EQ(back.weights[0].resources, m.weights[0].resources);
   EXPECT_EQ(back.target("cuda")->reason, "nvcc not found");
