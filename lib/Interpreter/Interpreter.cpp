@@ -287,9 +287,24 @@ bool conv(Exec &e) {
                                    d[0], p[0], p[1], x.as<float>(),
                                    w.as<float>(), bias, y.as<float>(), block),
                    "conv1d");
-  if (x.shape.size() != 4)
-    return e.fail("conv with " + std::to_string(x.shape.size() - 2) +
-                  " spatial dimensions is not supported by the kernels");
+  if (x.shape.size() != 4) {
+    // Three or more spatial dims: the N-d kernel (same term order).
+    const int64_t sd = (int64_t)x.shape.size() - 2;
+    if (sd > PLUMB_CONV_MAX_SPATIAL)
+      return e.fail("conv with " + std::to_string(sd) +
+                    " spatial dimensions is not supported by the kernels");
+    plumb_convnd_params nd{};
+    nd.N = x.shape[0], nd.Cin = x.shape[1], nd.Cout = w.shape[0];
+    nd.group = op.getGroup(), nd.spatial = sd;
+    for (int64_t j = 0; j < sd; ++j) {
+      nd.in[j] = x.shape[2 + j], nd.kernel[j] = w.shape[2 + j];
+      nd.out[j] = y.shape[2 + j], nd.stride[j] = s[j];
+      nd.dilation[j] = d[j], nd.pad_begin[j] = p[j], nd.pad_end[j] = p[sd + j];
+    }
+    return e.check(plumb_rt_conv_nd(&nd, x.as<float>(), w.as<float>(), bias,
+                                    y.as<float>(), block),
+                   "conv_nd");
+  }
   plumb_conv2d_params prm{x.shape[0], x.shape[1], x.shape[2], x.shape[3],
                           w.shape[0], w.shape[2], w.shape[3], y.shape[2],
                           y.shape[3], op.getGroup(), s[0], s[1], d[0], d[1],

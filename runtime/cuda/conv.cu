@@ -1,4 +1,4 @@
-//===- runtime/cuda/conv.cu - CUDA twin: Conv (1-D, 2-D), ConvTranspose (N-d) -*- CUDA -*-===//
+//===- runtime/cuda/conv.cu - CUDA twin: Conv and ConvTranspose (N-d) -*- CUDA -*-===//
 //
 // Part of Plumb. Entry points of plumb_cuda.h for this family; the
 // per-element arithmetic is device_ops.h (the same header functions as the

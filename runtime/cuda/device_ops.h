@@ -151,7 +151,7 @@ PLUMB_INLINE void gemmElement(const GemmArgs &g, int64_t m, int64_t n) {
 }
 
 //===----------------------------------------------------------------------===//
-// Conv / ConvTranspose (NCHW; 1-D is H = KH = 1; ConvTranspose also N-d).
+// Conv / ConvTranspose (NCHW; 1-D is H = KH = 1; both also N-d).
 //===----------------------------------------------------------------------===//
 
 /// Output element `idx` (row-major over [N, Cout, OH, OW]) of Conv.
@@ -230,6 +230,62 @@ PLUMB_INLINE void convTranspose2dElement(const plumb_conv2d_params &p,
           kh = 0;
           ++ci;
         }
+      }
+    }
+    return acc;
+  };
+  float y = treeEval(cin_g * kk, block, -0.0f, chunk, AddOp());
+  if (bias)
+    y = y + bias[co];
+  Y[idx] = ::plumb::rt::canonicalNaN(y);
+}
+
+/// Output element `idx` (row-major over [N, Cout, out...]) of the N-d Conv
+/// of conv.h: terms (ci, k_0, ..., k_{d-1}), k_{d-1} fastest, +0.0 for
+/// padding taps (they still participate), W [Cout, Cin/group, kernel...].
+PLUMB_INLINE void convNdElement(const plumb_convnd_params &p, const float *X,
+                                const float *W, const float *bias, float *Y,
+                                int64_t block, int64_t idx) {
+  const int64_t d = p.spatial;
+  int64_t o[PLUMB_CONV_MAX_SPATIAL];
+  int64_t t = idx, in = 1, kk = 1;
+  for (int64_t j = d - 1; j >= 0; --j) {
+    o[j] = t % p.out[j];
+    t /= p.out[j];
+    in *= p.in[j];
+    kk *= p.kernel[j];
+  }
+  const int64_t co = t % p.Cout;
+  const int64_t n = t / p.Cout;
+  const int64_t cin_g = p.Cin / p.group, cout_g = p.Cout / p.group;
+  const int64_t g = co / cout_g;
+  const float *xb = X + (n * p.Cin + g * cin_g) * in;
+  const float *wb = W + co * cin_g * kk;
+  auto chunk = [&](int64_t lo, int64_t hi) {
+    int64_t ci = lo / kk, r = lo % kk;
+    int64_t k[PLUMB_CONV_MAX_SPATIAL];
+    for (int64_t j = d - 1, q = r; j >= 0; --j) {
+      k[j] = q % p.kernel[j];
+      q /= p.kernel[j];
+    }
+    float acc = -0.0f;
+    for (int64_t e = lo; e < hi; ++e) {
+      int64_t off = 0;
+      for (int64_t j = 0; j < d && off >= 0; ++j) {
+        const int64_t i = ::plumb::rt::convInputPos(
+            o[j], k[j], p.stride[j], p.dilation[j], p.pad_begin[j], p.in[j]);
+        off = i < 0 ? -1 : off * p.in[j] + i;
+      }
+      const float x = off >= 0 ? xb[ci * in + off] : 0.0f;
+      acc = fma_rn(x, wb[e], acc);
+      for (int64_t j = d - 1; j >= 0; --j) {
+        if (++k[j] < p.kernel[j])
+          break;
+        k[j] = 0;
+      }
+      if (++r == kk) {
+        r = 0;
+        ++ci;
       }
     }
     return acc;

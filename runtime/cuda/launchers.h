@@ -59,6 +59,16 @@ struct ConvF {
   }
 };
 
+struct ConvNdF {
+  plumb_convnd_params p;
+  const float *X, *W, *bias;
+  float *Y;
+  int64_t block;
+  PLUMB_INLINE void operator()(int64_t i) const {
+    convNdElement(p, X, W, bias, Y, block, i);
+  }
+};
+
 struct ConvTransposeNdF {
   plumb_convnd_params p;
   const float *X, *W, *bias;
@@ -297,6 +307,39 @@ int launchConvTransposeNd(const plumb_convnd_params *p, const float *X,
     return 0;
   return Exec::run(total,
                    ConvTransposeNdF{*p, X, W, bias, Y, block < 0 ? 0 : block},
+                   s);
+}
+
+/// plumb_rt_conv_nd: 1 and 2 spatial dims take the 2-D path (as on the
+/// host), more the N-d element function.
+template <class Exec>
+int launchConvNd(const plumb_convnd_params *p, const float *X, const float *W,
+                 const float *bias, float *Y, int64_t block, cudaStream_t s) {
+  if (!convNdParamsValid(p))
+    return -1;
+  for (int64_t j = 0; j < p->spatial; ++j)
+    if (p->out[j] != convOutDim(p->in[j], p->kernel[j], p->stride[j],
+                                p->dilation[j], p->pad_begin[j],
+                                p->pad_end[j]))
+      return -1;
+  if (p->spatial <= 2) {
+    const bool one = p->spatial == 1;
+    const plumb_conv2d_params q = {
+        p->N, p->Cin, one ? 1 : p->in[0], p->in[one ? 0 : 1], p->Cout,
+        one ? 1 : p->kernel[0], p->kernel[one ? 0 : 1], one ? 1 : p->out[0],
+        p->out[one ? 0 : 1], p->group, one ? 1 : p->stride[0],
+        p->stride[one ? 0 : 1], one ? 1 : p->dilation[0],
+        p->dilation[one ? 0 : 1], one ? 0 : p->pad_begin[0],
+        p->pad_begin[one ? 0 : 1], one ? 0 : p->pad_end[0],
+        p->pad_end[one ? 0 : 1]};
+    return launchConv<Exec>(&q, X, W, bias, Y, block, false, s);
+  }
+  int64_t total = p->N * p->Cout;
+  for (int64_t j = 0; j < p->spatial; ++j)
+    total *= p->out[j];
+  if (total == 0)
+    return 0;
+  return Exec::run(total, ConvNdF{*p, X, W, bias, Y, block < 0 ? 0 : block},
                    s);
 }
 

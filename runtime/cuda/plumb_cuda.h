@@ -78,6 +78,10 @@ int plumb_cuda_conv_transpose1d(int64_t N, int64_t Cin, int64_t L,
                                 int64_t pad_end, const float *X,
                                 const float *Wt, const float *bias, float *Y,
                                 int64_t block, cudaStream_t stream);
+/// plumb_rt_conv_nd on the device.
+int plumb_cuda_conv_nd(const plumb_convnd_params *p, const float *X,
+                       const float *Wt, const float *bias, float *Y,
+                       int64_t block, cudaStream_t stream);
 /// plumb_rt_conv_transpose_nd on the device.
 int plumb_cuda_conv_transpose_nd(const plumb_convnd_params *p, const float *X,
                                  const float *Wt, const float *bias, float *Y,

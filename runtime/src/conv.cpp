@@ -546,6 +546,86 @@ void convTransposeNdViaGemm(const plumb_convnd_params &p, const float *X,
     }
 }
 
+/// Offset (within one input channel) of the input element read by output
+/// position o[] through kernel tap k[] of an N-d Conv, or -1 when some
+/// dimension falls into the padding.
+int64_t convNdOffset(const plumb_convnd_params &p, const int64_t *o,
+                     const int64_t *k) {
+  int64_t off = 0;
+  for (int64_t j = 0; j < p.spatial; ++j) {
+    const int64_t i = convInputPos(o[j], k[j], p.stride[j], p.dilation[j],
+                                   p.pad_begin[j], p.in[j]);
+    if (i < 0)
+      return -1;
+    off = off * p.in[j] + i;
+  }
+  return off;
+}
+
+bool validConvNd(const plumb_convnd_params *p) {
+  if (!validNd(p))
+    return false;
+  for (int64_t j = 0; j < p->spatial; ++j)
+    if (p->out[j] != plumb_rt_conv_out_dim(p->in[j], p->kernel[j],
+                                           p->stride[j], p->dilation[j],
+                                           p->pad_begin[j], p->pad_end[j]))
+      return false;
+  return true;
+}
+
+/// N-d Conv: an explicit column matrix col[k][p] (k = (ci, k_0..k_{d-1}),
+/// p = output position, both row-major, +0.0 for padding) and the
+/// deterministic GEMM per (image, group) -- the definition in conv.h.
+void convNdViaGemm(const plumb_convnd_params &p, const float *X,
+                   const float *Wt, const float *bias, float *Y,
+                   int64_t block, const plumb_rt_epilogue *ep) {
+  const int64_t d = p.spatial;
+  const int64_t Cg = p.Cin / p.group, Mg = p.Cout / p.group;
+  const int64_t KK = prodOf(p.kernel, d), K = Cg * KK;
+  const int64_t P = prodOf(p.out, d), IN = prodOf(p.in, d);
+  if (P == 0 || Mg == 0)
+    return;
+  if (ep && !ep->fn)
+    ep = nullptr;
+  std::vector<float> &col = tlsCol;
+  if (col.size() < static_cast<size_t>(K * P))
+    col.resize(static_cast<size_t>(K * P));
+  for (int64_t n = 0; n < p.N; ++n)
+    for (int64_t g = 0; g < p.group; ++g) {
+      const float *Xg = X + (n * p.Cin + g * Cg) * IN;
+      float *colp = col.data();
+      parallelFor(0, K, std::max<int64_t>(1, 16384 / P),
+                  [&](int64_t lo, int64_t hi) {
+        int64_t kidx[PLUMB_CONV_MAX_SPATIAL], o[PLUMB_CONV_MAX_SPATIAL];
+        for (int64_t k = lo; k < hi; ++k) {
+          int64_t r = k % KK;
+          for (int64_t j = d - 1; j >= 0; --j) {
+            kidx[j] = r % p.kernel[j];
+            r /= p.kernel[j];
+          }
+          const float *xc = Xg + (k / KK) * IN;
+          float *dst = colp + k * P;
+          for (int64_t j = 0; j < d; ++j)
+            o[j] = 0;
+          for (int64_t q = 0; q < P; ++q) {
+            const int64_t off = convNdOffset(p, o, kidx);
+            dst[q] = off < 0 ? 0.0f : xc[off];
+            nextIndex(o, p.out, d);
+          }
+        }
+      });
+      detail::GemmMatrixB mat{col.data(), P, 1};
+      const detail::GemmBPacker pk{detail::packMatrixB, &mat};
+      float *Yg = Y + (n * p.Cout + g * Mg) * P;
+      const detail::GemmEpilogue epi{1.0f, 1.0f,
+                                     bias ? bias + g * Mg : nullptr, 1, 0};
+      ConvHookCtx hc{ep, Yg, n, g * Mg, P, p.Cout};
+      const detail::GemmRowHook hook{convRowHook, &hc};
+      detail::gemmDriver(Mg, P, K, Wt + g * Mg * K, K, 1, pk, epi, Yg, P,
+                         block, ep ? &hook : nullptr);
+    }
+}
+
 } // namespace
 
 extern "C" {
@@ -752,6 +832,62 @@ int plumb_rt_conv_transpose_nd_reference(const plumb_convnd_params *p,
           }
         }
         float dot = treeDot(xs.data(), 1, ws.data(), 1, K, block,
+                            scratch.data());
+        float y = bias ? dot + bias[co] : dot;
+        Y[(n * p->Cout + co) * P + q] = canonicalNaN(y);
+      }
+    }
+  return 0;
+}
+
+int plumb_rt_conv_nd(const plumb_convnd_params *p, const float *X,
+                     const float *Wt, const float *bias, float *Y,
+                     int64_t block) {
+  return plumb_rt_conv_nd_ep(p, X, Wt, bias, Y, block, nullptr);
+}
+
+int plumb_rt_conv_nd_ep(const plumb_convnd_params *p, const float *X,
+                        const float *Wt, const float *bias, float *Y,
+                        int64_t block, const plumb_rt_epilogue *ep) {
+  if (!validConvNd(p))
+    return -1;
+  if (p->spatial <= 2) {
+    const plumb_conv2d_params q = as2d(*p);
+    return plumb_rt_conv2d_ep(&q, X, Wt, bias, Y, block, ep);
+  }
+  convNdViaGemm(*p, X, Wt, bias, Y, block, ep);
+  return 0;
+}
+
+int plumb_rt_conv_nd_reference(const plumb_convnd_params *p, const float *X,
+                               const float *Wt, const float *bias, float *Y,
+                               int64_t block) {
+  if (!validConvNd(p))
+    return -1;
+  const int64_t d = p->spatial;
+  const int64_t Cg = p->Cin / p->group;
+  const int64_t KK = prodOf(p->kernel, d), K = Cg * KK;
+  const int64_t P = prodOf(p->out, d), IN = prodOf(p->in, d);
+  const int64_t Mg = p->Cout / p->group;
+  std::vector<float> xs(K + 1), scratch(treeChunks(K, block) + 1);
+  int64_t o[PLUMB_CONV_MAX_SPATIAL], kidx[PLUMB_CONV_MAX_SPATIAL];
+  for (int64_t n = 0; n < p->N; ++n)
+    for (int64_t co = 0; co < p->Cout; ++co) {
+      const int64_t g = co / Mg;
+      for (int64_t j = 0; j < d; ++j)
+        o[j] = 0;
+      for (int64_t q = 0; q < P; ++q, nextIndex(o, p->out, d)) {
+        int64_t k = 0;
+        for (int64_t ci = 0; ci < Cg; ++ci) {
+          const int64_t c = g * Cg + ci;
+          for (int64_t j = 0; j < d; ++j)
+            kidx[j] = 0;
+          for (int64_t t = 0; t < KK; ++t, ++k, nextIndex(kidx, p->kernel, d)) {
+            const int64_t off = convNdOffset(*p, o, kidx);
+            xs[k] = off < 0 ? 0.0f : X[(n * p->Cin + c) * IN + off];
+          }
+        }
+        float dot = treeDot(xs.data(), 1, Wt + co * K, 1, K, block,
                             scratch.data());
         float y = bias ? dot + bias[co] : dot;
         Y[(n * p->Cout + co) * P + q] = canonicalNaN(y);

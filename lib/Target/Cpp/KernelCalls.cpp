@@ -496,9 +496,34 @@ bool Lowering::conv() {
     out += "  if (rc != 0)\n    " + ctx.onError("conv1d", false) + "\n";
     return true;
   }
-  if (x.shape.size() != 4)
-    return fail("conv with " + std::to_string(x.shape.size() - 2) +
-                " spatial dimensions is not supported by the kernels");
+  if (x.shape.size() != 4) {
+    // Three or more spatial dims: the N-d kernel (same term order; the
+    // epilogue sees planes of prod(out) elements).
+    const size_t sd = x.shape.size() - 2;
+    if (sd > PLUMB_CONV_MAX_SPATIAL)
+      return fail("conv with " + std::to_string(sd) +
+                  " spatial dimensions is not supported by the kernels");
+    auto list = [&](auto get) {
+      std::string r = "{";
+      for (size_t j = 0; j < sd; ++j)
+        r += (j ? ", " : "") + str(get(j));
+      return r + "}";
+    };
+    out += "    static const plumb_convnd_params prm = {" + str(x.shape[0]) +
+           ", " + str(x.shape[1]) + ", " + str(w.shape[0]) + ", " +
+           str(c.getGroup()) + ", " + str((int64_t)sd) + ", " +
+           list([&](size_t j) { return x.shape[2 + j]; }) + ", " +
+           list([&](size_t j) { return w.shape[2 + j]; }) + ", " +
+           list([&](size_t j) { return y.shape[2 + j]; }) + ", " +
+           list([&](size_t j) { return s[j]; }) + ", " +
+           list([&](size_t j) { return d[j]; }) + ", " +
+           list([&](size_t j) { return p[j]; }) + ", " +
+           list([&](size_t j) { return p[sd + j]; }) + "};\n";
+    out += "    rc = plumb_rt_conv_nd_ep(&prm, " + inF(0) + ", " + inF(1) + ", " +
+           bias + ", " + outF() + ", " + block() + ", " + ep + ");\n  }\n";
+    out += "  if (rc != 0)\n    " + ctx.onError("conv_nd", false) + "\n";
+    return true;
+  }
   out += "    static const plumb_conv2d_params prm = {" + str(x.shape[0]) +
          ", " + str(x.shape[1]) + ", " + str(x.shape[2]) + ", " +
          str(x.shape[3]) + ", " + str(w.shape[0]) + ", " + str(w.shape[2]) +

@@ -340,8 +340,8 @@ std::string CudaWriter::deviceCall(Operation *op) {
              str(p[0]) + ", " + str(p[1]) + ", " + inF(0) + ", " + inF(1) +
              ", " + bias + ", " + outF(0) + ", " + block + ", 0)";
     }
-    if (x.shape.size() > 4 && tr) {
-      // Three or more spatial dims: the N-d twin (same term order as host).
+    if (x.shape.size() > 4) {
+      // Three or more spatial dims: the N-d twins (same term order as host).
       const size_t sd = x.shape.size() - 2;
       if (sd > PLUMB_CONV_MAX_SPATIAL)
         return "";
@@ -362,7 +362,9 @@ std::string CudaWriter::deviceCall(Operation *op) {
               list([&](size_t j) { return d[j]; }) + ", " +
               list([&](size_t j) { return p[j]; }) + ", " +
               list([&](size_t j) { return p[sd + j]; }));
-      return "plumb_cuda_conv_transpose_nd(&" + params + ", " + inF(0) + ", " +
+      return std::string(tr ? "plumb_cuda_conv_transpose_nd"
+                            : "plumb_cuda_conv_nd") +
+             "(&" + params + ", " + inF(0) + ", " +
              inF(1) + ", " + bias + ", " + outF(0) + ", " + block + ", 0)";
     }
     if (x.shape.size() != 4)

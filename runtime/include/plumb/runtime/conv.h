@@ -32,6 +32,15 @@
 //   d = 2 that is the (ci, kh, kw) order above and for d = 1 the (ci, k)
 //   order of conv_transpose1d, so those calls give the same bits.
 //
+// Conv with any number d of spatial dims (plumb_rt_conv_nd): terms
+//   k = (ci, k_0, ..., k_{d-1}) flattened with k_{d-1} fastest,
+//   x = X[n, g*Cin_g + ci, i_0, ..., i_{d-1}] with
+//   i_j = convInputPos(o_j, k_j, ...), or +0.0 when any i_j lies in the
+//   padding (the term still participates), w = W[co, ci, k_0, ..., k_{d-1}];
+//   dot under the tree, y = dot + bias[co], NaN canonicalised. For d = 2
+//   that is the (ci, kh, kw) order of conv2d and for d = 1 that of conv1d,
+//   so those calls run the 2-D kernel (same bits).
+//
 // Fast paths (im2col + the GEMM microkernels, threads over output elements)
 // reproduce the *_reference functions bit for bit.
 //
@@ -151,6 +160,21 @@ int plumb_rt_conv_transpose_nd_reference(const plumb_convnd_params *p,
                                          const float *X, const float *Wt,
                                          const float *bias, float *Y,
                                          int64_t block);
+
+/// Conv over p->spatial dims (see above). W is [Cout, Cin/group, kernel...];
+/// p->out[j] must equal plumb_rt_conv_out_dim(...) for every j. 1 and 2
+/// spatial dims run the 2-D kernel. The epilogue (may be NULL) sees planes
+/// of prod(out) elements, as plumb_rt_conv2d_ep's. Returns 0, or -1 on
+/// inconsistent parameters (nothing written, nothing called).
+int plumb_rt_conv_nd(const plumb_convnd_params *p, const float *X,
+                     const float *Wt, const float *bias, float *Y,
+                     int64_t block);
+int plumb_rt_conv_nd_ep(const plumb_convnd_params *p, const float *X,
+                        const float *Wt, const float *bias, float *Y,
+                        int64_t block, const plumb_rt_epilogue *ep);
+int plumb_rt_conv_nd_reference(const plumb_convnd_params *p, const float *X,
+                               const float *Wt, const float *bias, float *Y,
+                               int64_t block);
 
 #ifdef __cplusplus
 } // extern "C"
