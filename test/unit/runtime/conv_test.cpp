@@ -618,3 +618,260 @@ TEST(ConvTransposeNd, RejectsBadParams) {
 }
 
 } // namespace
+
+/// An N-d Conv geometry; out[j] from plumb_rt_conv_out_dim.
+plumb_convnd_params convNdParams(int64_t N, int64_t Cin, int64_t Cout,
+                                 int64_t group, std::vector<int64_t> in,
+                                 std::vector<int64_t> k,
+                                 std::vector<int64_t> s,
+                                 std::vector<int64_t> d,
+                                 std::vector<int64_t> pb,
+                                 std::vector<int64_t> pe) {
+  plumb_convnd_params p = ndParams(N, Cin, Cout, group, in, k, s, d, pb, pe, 0);
+  for (size_t j = 0; j < in.size(); ++j)
+    p.out[j] = plumb_rt_conv_out_dim(in[j], k[j], s[j], d[j], pb[j], pe[j]);
+  return p;
+}
+
+/// Naive float64 N-d Conv (padding reads 0).
+std::vector<double> convNdDouble(const plumb_convnd_params &p,
+                                 const std::vector<float> &X,
+                                 const std::vector<float> &Wt,
+                                 const float *bias) {
+  const int64_t d = p.spatial, Cg = p.Cin / p.group, Mg = p.Cout / p.group;
+  int64_t IN = 1, KK = 1, P = 1;
+  for (int64_t j = 0; j < d; ++j)
+    IN *= p.in[j], KK *= p.kernel[j], P *= p.out[j];
+  std::vector<double> Y(ndOutCount(p), 0.0);
+  for (int64_t n = 0; n < p.N; ++n)
+    for (int64_t co = 0; co < p.Cout; ++co)
+      for (int64_t e = 0; e < P; ++e) {
+        double acc = bias ? bias[co] : 0.0;
+        for (int64_t ci = 0; ci < Cg; ++ci)
+          for (int64_t t = 0; t < KK; ++t) {
+            int64_t off = 0, stride = 1, re = e, rt = t;
+            bool ok = true;
+            for (int64_t j = d - 1; j >= 0; --j) {
+              const int64_t oj = re % p.out[j], kj = rt % p.kernel[j];
+              re /= p.out[j], rt /= p.kernel[j];
+              const int64_t i =
+                  oj * p.stride[j] - p.pad_begin[j] + kj * p.dilation[j];
+              ok = ok && i >= 0 && i < p.in[j];
+              off += i * stride;
+              stride *= p.in[j];
+            }
+            if (ok)
+              acc += static_cast<double>(
+                         X[(n * p.Cin + (co / Mg) * Cg + ci) * IN + off]) *
+                     Wt[(co * Cg + ci) * KK + t];
+          }
+        Y[(n * p.Cout + co) * P + e] = acc;
+      }
+  return Y;
+}
+
+TEST(ConvNd, MatchesReferenceAndFloat64) {
+  Reset reset;
+  std::mt19937 rng(21);
+  const plumb_convnd_params cases[] = {
+      // 3-D: plain, then strides, dilations, asymmetric pads and groups.
+      convNdParams(1, 2, 3, 1, {5, 6, 7}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1},
+                   {1, 1, 1}, {1, 1, 1}),
+      convNdParams(2, 4, 6, 2, {6, 7, 8}, {3, 2, 3}, {2, 1, 2}, {1, 2, 1},
+                   {1, 0, 1}, {0, 1, 2}),
+      convNdParams(1, 3, 3, 3, {4, 5, 3}, {3, 2, 2}, {1, 2, 2}, {2, 1, 1},
+                   {2, 1, 0}, {1, 0, 1}), // depthwise
+      // Pads wider than the kernel: outputs whose terms are all padding
+      // (+0.0 * w summed from -0.0: the sign follows the weights).
+      convNdParams(1, 2, 4, 2, {2, 3, 2}, {1, 2, 1}, {1, 1, 1}, {1, 1, 1},
+                   {2, 3, 1}, {1, 2, 2}),
+      // 4-D.
+      convNdParams(1, 2, 2, 1, {3, 3, 2, 4}, {2, 2, 1, 2}, {1, 2, 1, 2},
+                   {1, 1, 1, 1}, {0, 1, 0, 0}, {1, 0, 0, 1}),
+  };
+  for (const plumb_convnd_params &p : cases) {
+    int64_t IN = 1, KK = 1;
+    for (int64_t j = 0; j < p.spatial; ++j)
+      IN *= p.in[j], KK *= p.kernel[j];
+    auto X = randomVec(p.N * p.Cin * IN, rng);
+    auto Wt = randomVec(p.Cout * (p.Cin / p.group) * KK, rng);
+    auto bias = randomVec(p.Cout, rng);
+    auto exact = convNdDouble(p, X, Wt, bias.data());
+    auto exactNb = convNdDouble(p, X, Wt, nullptr);
+    const size_t outN = ndOutCount(p);
+    for (int64_t block : {0, 1, 7, 64}) {
+      std::vector<float> ref(outN), y(outN), nb(outN), nbRef(outN);
+      ASSERT_EQ(plumb_rt_conv_nd_reference(&p, X.data(), Wt.data(),
+                                           bias.data(), ref.data(), block),
+                0);
+      ASSERT_EQ(plumb_rt_conv_nd_reference(&p, X.data(), Wt.data(), nullptr,
+                                           nbRef.data(), block),
+                0);
+      for (size_t i = 0; i < outN; ++i) {
+        ASSERT_NEAR(ref[i], exact[i], 1e-5) << i;
+        ASSERT_NEAR(nbRef[i], exactNb[i], 1e-5) << i;
+      }
+      for (int t : {1, 3, 8}) {
+        plumb_rt_set_threads(t);
+        ASSERT_EQ(plumb_rt_conv_nd(&p, X.data(), Wt.data(), bias.data(),
+                                   y.data(), block),
+                  0);
+        for (size_t i = 0; i < outN; ++i)
+          ASSERT_EQ(bits(ref[i]), bits(y[i])) << i << " t=" << t;
+        ASSERT_EQ(plumb_rt_conv_nd(&p, X.data(), Wt.data(), nullptr,
+                                   nb.data(), block),
+                  0);
+        for (size_t i = 0; i < outN; ++i)
+          ASSERT_EQ(bits(nbRef[i]), bits(nb[i])) << i << " t=" << t;
+      }
+    }
+  }
+}
+
+// All-padding outputs without a bias: -0.0 when every weight is negative
+// (fma(+0.0, w < 0, -0.0) stays -0.0), +0.0 otherwise -- as the 2-D kernel.
+TEST(ConvNd, PaddingSignedZeros) {
+  Reset reset;
+  plumb_convnd_params p = convNdParams(1, 1, 2, 1, {1, 1, 1}, {1, 1, 1},
+                                       {1, 1, 1}, {1, 1, 1}, {1, 0, 0},
+                                       {0, 0, 0});
+  const float X[1] = {3.0f}, Wt[2] = {-1.0f, 2.0f};
+  float y[4], ref[4];
+  ASSERT_EQ(plumb_rt_conv_nd(&p, X, Wt, nullptr, y, 0), 0);
+  ASSERT_EQ(plumb_rt_conv_nd_reference(&p, X, Wt, nullptr, ref, 0), 0);
+  // Output [1, 2, 2, 1, 1]: position 0 is padding, 1 reads X.
+  EXPECT_EQ(bits(y[0]), bits(-0.0f));
+  EXPECT_EQ(y[1], -3.0f);
+  EXPECT_EQ(bits(y[2]), bits(0.0f));
+  EXPECT_EQ(y[3], 6.0f);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(bits(ref[i]), bits(y[i])) << i;
+}
+
+// The N-d definition with 1 or 2 spatial dims is the 1-D / 2-D one: the same
+// bits as plumb_rt_conv1d / conv2d, from the N-d reference too.
+TEST(ConvNd, OneAndTwoDimsAreThe2dKernel) {
+  Reset reset;
+  std::mt19937 rng(22);
+  plumb_convnd_params p2 = convNdParams(2, 4, 6, 2, {9, 8}, {4, 3}, {1, 3},
+                                        {2, 1}, {0, 1}, {1, 0});
+  plumb_conv2d_params q2 = {2, 4, 9, 8, 6, 4, 3, p2.out[0], p2.out[1],
+                            2, 1, 3, 2, 1, 0, 1, 1, 0};
+  plumb_convnd_params p1 =
+      convNdParams(1, 5, 3, 1, {17}, {4}, {2}, {1}, {1}, {1});
+  for (int k = 0; k < 2; ++k) {
+    const plumb_convnd_params &p = k ? p1 : p2;
+    int64_t IN = 1, KK = 1;
+    for (int64_t j = 0; j < p.spatial; ++j)
+      IN *= p.in[j], KK *= p.kernel[j];
+    auto X = randomVec(p.N * p.Cin * IN, rng);
+    auto Wt = randomVec(p.Cout * (p.Cin / p.group) * KK, rng);
+    auto bias = randomVec(p.Cout, rng);
+    const size_t outN = ndOutCount(p);
+    for (int64_t block : {0, 5}) {
+      std::vector<float> nd(outN), ref(outN), old(outN);
+      ASSERT_EQ(plumb_rt_conv_nd(&p, X.data(), Wt.data(), bias.data(),
+                                 nd.data(), block),
+                0);
+      ASSERT_EQ(plumb_rt_conv_nd_reference(&p, X.data(), Wt.data(),
+                                           bias.data(), ref.data(), block),
+                0);
+      if (k)
+        ASSERT_EQ(plumb_rt_conv1d(1, 5, 17, 3, 4, 1, 2, 1, 1, 1, X.data(),
+                                  Wt.data(), bias.data(), old.data(), block),
+                  0);
+      else
+        ASSERT_EQ(plumb_rt_conv2d(&q2, X.data(), Wt.data(), bias.data(),
+                                  old.data(), block),
+                  0);
+      for (size_t i = 0; i < outN; ++i) {
+        ASSERT_EQ(bits(old[i]), bits(nd[i])) << i;
+        ASSERT_EQ(bits(old[i]), bits(ref[i])) << i;
+      }
+    }
+  }
+}
+
+// The epilogue of plumb_rt_conv_nd_ep sees every finished output once, in
+// ranges within one plane of prod(out) elements.
+TEST(ConvNd, EpilogueSeesEveryOutputOnce) {
+  Reset reset;
+  std::mt19937 rng(23);
+  plumb_convnd_params p = convNdParams(2, 4, 6, 2, {5, 6, 7}, {3, 2, 3},
+                                       {2, 1, 2}, {1, 2, 1}, {1, 0, 1},
+                                       {0, 1, 2});
+  const int64_t P = p.out[0] * p.out[1] * p.out[2];
+  auto X = randomVec(p.N * p.Cin * 5 * 6 * 7, rng);
+  auto Wt = randomVec(p.Cout * 2 * 18, rng);
+  auto bias = randomVec(p.Cout, rng);
+  const size_t outN = ndOutCount(p);
+  struct Seen {
+    std::vector<std::atomic<int>> count;
+    std::vector<float> value;
+    const float *Y;
+    int64_t Cout, P;
+    std::atomic<bool> bad{false};
+  };
+  Seen s{std::vector<std::atomic<int>>(outN), std::vector<float>(outN),
+         nullptr, p.Cout, P};
+  std::vector<float> y(outN), ref(outN);
+  s.Y = y.data();
+  plumb_rt_epilogue ep = {
+      [](void *ctx, float *v, int64_t n, int64_t co, int64_t begin,
+         int64_t count) {
+        Seen &s = *static_cast<Seen *>(ctx);
+        const int64_t base = (n * s.Cout + co) * s.P + begin;
+        if (v != s.Y + base || begin < 0 || begin + count > s.P)
+          s.bad = true;
+        for (int64_t i = 0; i < count; ++i) {
+          s.count[base + i]++;
+          s.value[base + i] = v[i];
+          v[i] = v[i] * 2.0f;
+        }
+      },
+      &s};
+  for (int t : {1, 4}) {
+    plumb_rt_set_threads(t);
+    for (auto &c : s.count)
+      c = 0;
+    ASSERT_EQ(plumb_rt_conv_nd_ep(&p, X.data(), Wt.data(), bias.data(),
+                                  y.data(), 3, &ep),
+              0);
+    ASSERT_EQ(plumb_rt_conv_nd_reference(&p, X.data(), Wt.data(), bias.data(),
+                                         ref.data(), 3),
+              0);
+    EXPECT_FALSE(s.bad);
+    for (size_t i = 0; i < outN; ++i) {
+      ASSERT_EQ(s.count[i].load(), 1) << i;
+      ASSERT_EQ(bits(s.value[i]), bits(ref[i])) << i;
+      ASSERT_EQ(bits(y[i]), bits(ref[i] * 2.0f)) << i;
+    }
+  }
+}
+
+TEST(ConvNd, RejectsBadParams) {
+  float d[64] = {};
+  plumb_convnd_params p = convNdParams(1, 2, 2, 1, {2, 2, 2}, {1, 1, 1},
+                                       {1, 1, 1}, {1, 1, 1}, {0, 0, 0},
+                                       {0, 0, 0});
+  p.out[1] = 3; // not the conv output size
+  EXPECT_EQ(plumb_rt_conv_nd(&p, d, d, nullptr, d, 0), -1);
+  EXPECT_EQ(plumb_rt_conv_nd_reference(&p, d, d, nullptr, d, 0), -1);
+  p.out[1] = 2;
+  p.spatial = PLUMB_CONV_MAX_SPATIAL + 1;
+  EXPECT_EQ(plumb_rt_conv_nd(&p, d, d, nullptr, d, 0), -1);
+  p.spatial = 3;
+  p.group = 2;
+  p.Cin = 3;
+  EXPECT_EQ(plumb_rt_conv_nd(&p, d, d, nullptr, d, 0), -1);
+  p.Cin = 2;
+  p.dilation[0] = 0;
+  bool called = false;
+  plumb_rt_epilogue ep = {
+      [](void *c, float *, int64_t, int64_t, int64_t, int64_t) {
+        *static_cast<bool *>(c) = true;
+      },
+      &called};
+  EXPECT_EQ(plumb_rt_conv_nd_ep(&p, d, d, nullptr, d, 0, &ep), -1);
+  EXPECT_FALSE(called);
+}
