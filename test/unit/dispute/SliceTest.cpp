@@ -250,4 +250,33 @@ TEST_F(SliceTest, OtherOpsAreExecutedWhole) {
   EXPECT_NE(why.find("executed whole"), std::string::npos) << why;
 }
 
+// A conv with 3 spatial dims (and a fused chain with such a head) has no
+// sub-node rule: canSlice and planSlice say why, and nothing crashes.
+TEST_F(SliceTest, Conv3dIsExecutedWhole) {
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(
+      "func.func @main(%x: tensor<1x2x5x6x7xf32>, %w: tensor<4x1x3x3x3xf32>, %b: tensor<4xf32>) -> (tensor<1x4x3x6x3xf32>, tensor<1x4x3x6x3xf32>) {"
+      " %0 = plumb.conv %x, %w, %b {strides = array<i64: 2, 1, 2>, pads = array<i64: 1, 1, 1, 1, 1, 0>, dilations = array<i64: 1, 1, 1>, group = 2 : i64, tree = #plumb.tree<blocked 5>}"
+      "   : (tensor<1x2x5x6x7xf32>, tensor<4x1x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x3x6x3xf32>"
+      " %1 = plumb.fused -> tensor<1x4x3x6x3xf32> {"
+      "   %c = plumb.conv %x, %w {strides = array<i64: 2, 1, 2>, pads = array<i64: 1, 1, 1, 1, 1, 0>, dilations = array<i64: 1, 1, 1>, group = 2 : i64, tree = #plumb.tree<blocked 256>}"
+      "     : (tensor<1x2x5x6x7xf32>, tensor<4x1x3x3x3xf32>) -> tensor<1x4x3x6x3xf32>"
+      "   %y = plumb.relu %c : tensor<1x4x3x6x3xf32>"
+      "   plumb.yield %y : tensor<1x4x3x6x3xf32>"
+      " }"
+      " return %0, %1 : tensor<1x4x3x6x3xf32>, tensor<1x4x3x6x3xf32> }",
+      &ctx);
+  ASSERT_TRUE(module);
+  auto nodes = graphNodes(getMainFunc(*module));
+  ASSERT_EQ(nodes.size(), 2u);
+  for (mlir::Operation *op : nodes) {
+    std::string why;
+    EXPECT_FALSE(canSlice(op, why));
+    EXPECT_NE(why.find("executed whole"), std::string::npos) << why;
+    SlicePlan plan;
+    why.clear();
+    EXPECT_FALSE(planSlice(op, 0, 10, plan, why));
+    EXPECT_FALSE(why.empty());
+  }
+}
+
 } // namespace
