@@ -688,6 +688,51 @@ std::vector<Case> buildCases() {
              std::to_string(t.block);
     cs.push_back(c);
   }
+
+  // N-d Conv (3 spatial dims; appended after everything else so that no
+  // earlier case's seeds move): groups, strides, dilations, asymmetric pads
+  // (one wider than the kernel: all-padding outputs), bias, trees.
+  struct NdC {
+    int64_t N, Cin, Cout, group, bias, block;
+    std::vector<int64_t> in, k, s, d, pb, pe;
+  };
+  const NdC ncs[] = {
+      {2, 4, 6, 2, 1, 5, {5, 6, 7}, {3, 2, 3}, {2, 1, 2}, {1, 2, 1},
+       {1, 0, 1}, {0, 1, 2}},
+      {1, 3, 2, 1, 0, 0, {4, 5, 3}, {2, 2, 2}, {1, 2, 1}, {1, 1, 2},
+       {0, 1, 2}, {1, 0, 3}},
+      {1, 4, 4, 4, 1, 7, {3, 4, 5}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1},
+       {1, 1, 1}, {1, 1, 1}}, // depthwise
+  };
+  for (const NdC &t : ncs) {
+    Case c;
+    c.kind = Kind::ConvNd;
+    c.family = "conv";
+    c.block = t.block;
+    c.p = {t.N, t.Cin, t.Cout, t.group, t.bias};
+    std::vector<int64_t> out;
+    for (size_t j = 0; j < t.in.size(); ++j)
+      out.push_back(plumb_rt_conv_out_dim(t.in[j], t.k[j], t.s[j], t.d[j],
+                                          t.pb[j], t.pe[j]));
+    for (const std::vector<int64_t> &v : {t.in, t.k, out, t.s, t.d, t.pb,
+                                          t.pe})
+      c.ia.insert(c.ia.end(), v.begin(), v.end());
+    c.in.push_back(genUniform(nextSeed(),
+                              (size_t)(t.N * t.Cin * numel(t.in)), 1.0f));
+    c.in.push_back(genUniform(nextSeed(),
+                              (size_t)(t.Cout * (t.Cin / t.group) * numel(t.k)),
+                              1.0f));
+    if (t.bias)
+      c.in.push_back(genUniform(nextSeed(), (size_t)t.Cout, 1.0f));
+    c.shape = "x" + dims({t.N, t.Cin}) + "x" + dimsv(t.in) + " k" +
+              dimsv(t.k) + " g" + std::to_string(t.group) + " s" +
+              dimsv(t.s) + " d" + dimsv(t.d) + " p" + dimsv(t.pb) + "/" +
+              dimsv(t.pe);
+    c.name = "conv3d/" + dims({t.N, t.Cin}) + "x" + dimsv(t.in) + "/" +
+             dims({t.Cout}) + "x" + dimsv(t.k) + "/g" +
+             std::to_string(t.group) + "/b" + std::to_string(t.block);
+    cs.push_back(c);
+  }
   return cs;
 }
 
@@ -790,6 +835,18 @@ Output runCpu(const Case &c) {
     std::vector<float> y((size_t)n);
     o.status = plumb_rt_conv_transpose_nd(&p, c.in[0].data(), c.in[1].data(),
                                           bias, y.data(), c.block);
+    o.addF32(y);
+    break;
+  }
+  case Kind::ConvNd: {
+    plumb_convnd_params p = convNdParams(c);
+    const float *bias = c.p[4] ? c.in[2].data() : nullptr;
+    int64_t n = p.N * p.Cout;
+    for (int64_t j = 0; j < p.spatial; ++j)
+      n *= p.out[j];
+    std::vector<float> y((size_t)n);
+    o.status = plumb_rt_conv_nd(&p, c.in[0].data(), c.in[1].data(), bias,
+                                y.data(), c.block);
     o.addF32(y);
     break;
   }

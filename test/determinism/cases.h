@@ -54,6 +54,7 @@ enum class Kind {
   Cast,         // p: to (plumb_rt_dtype)
   ConvTNd,      // p: N Cin Cout group hasBias, ia: in, kernel, out, stride,
                 //    dilation, pad_begin, pad_end (spatial entries each)
+  ConvNd,       // as ConvTNd (plumb_rt_conv_nd; out = the conv output dims)
 };
 
 enum MathFn {
@@ -121,7 +122,7 @@ std::vector<float> genUniform(uint64_t seed, size_t n, float scalePow2 = 1.0f);
 /// payloads, subnormals, extremes and raw random bit patterns.
 std::vector<float> genEdge(uint64_t seed, size_t n, float scalePow2 = 1.0f);
 
-/// The N-d geometry of a Kind::ConvTNd case.
+/// The N-d geometry of a Kind::ConvTNd or Kind::ConvNd case.
 plumb_convnd_params convNdParams(const Case &c);
 
 /// The case list (same on every platform and for every runner).

@@ -186,6 +186,18 @@ Output runDevice(const Case &c, int reps, double *ms) {
     };
     break;
   }
+  case Kind::ConvNd: {
+    plumb_convnd_params p = convNdParams(c);
+    const float *X = in(0), *W = in(1);
+    const float *bias = c.p[4] ? in(2) : nullptr;
+    int64_t n = p.N * p.Cout;
+    for (int64_t j = 0; j < p.spatial; ++j)
+      n *= p.out[j];
+    float *Y = (float *)addOut((size_t)n, 0);
+    int64_t block = c.block;
+    launch = [=] { return plumb_cuda_conv_nd(&p, X, W, bias, Y, block, s); };
+    break;
+  }
   case Kind::Math: {
     const float *x = in(0);
     int64_t n = (int64_t)c.in[0].size();
