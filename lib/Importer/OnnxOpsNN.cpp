@@ -399,6 +399,141 @@ LogicalResult layerNorm(Importer &im, NodeCtx &n) {
   return success();
 }
 
+/// An f32 scalar constant (broadcasts against any shape).
+Value scalarF32(Importer &im, float v) {
+  auto t = RankedTensorType::get({}, im.b.getF32Type());
+  return im.constantOf(DenseElementsAttr::get(t, v));
+}
+
+/// InstanceNormalization, decomposed in ONNX's reference order: per (n, c)
+/// plane, mean = reduce_mean(x), var = reduce_mean((x - mean) * (x - mean)),
+/// y = ((scale * (x - mean)) / sqrt(var + eps)) + B, with scale and B
+/// reshaped to [C, 1, ...] and broadcast. Every step is an existing op with
+/// its own exact order (reduce_mean: tree sum, one division).
+LogicalResult instanceNorm(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 3, 3)) || failed(floats(im, n, {0, 1, 2})))
+    return failure();
+  auto eps = im.attrFloat(n, "epsilon", 1e-5f);
+  if (failed(eps))
+    return failure();
+  auto x = Importer::shapeOf(n.in(0));
+  if (x.size() < 3)
+    return im.error(n) << "input must have rank >= 3 (N, C, D1, ...), got "
+                       << shapes::str(x);
+  for (int i = 1; i <= 2; ++i)
+    if (Importer::shapeOf(n.in(i)) != ArrayRef<int64_t>{x[1]})
+      return im.error(n) << "input " << i << " must have shape " << x[1]
+                         << " (one value per channel), got "
+                         << shapes::str(Importer::shapeOf(n.in(i)));
+  Type f32 = im.b.getF32Type();
+  auto xt = n.in(0).getType();
+  Shape stat(x.begin(), x.end()), chan(x.size() - 1, 1);
+  SmallVector<int64_t> axes;
+  for (size_t d = 2; d < x.size(); ++d)
+    stat[d] = 1, axes.push_back(d);
+  chan[0] = x[1];
+  auto st = Importer::tensorType(stat, f32);
+  auto mean = [&](Value v) {
+    return im.make<ReduceMeanOp>(n, st, v, im.b.getDenseI64ArrayAttr(axes),
+                                 im.b.getBoolAttr(true), TreeAttr());
+  };
+  auto m = mean(n.in(0));
+  if (failed(m))
+    return failure();
+  auto d = im.make<SubOp>(n, xt, n.in(0), *m);
+  if (failed(d))
+    return failure();
+  auto d2 = im.make<MulOp>(n, xt, *d, *d);
+  if (failed(d2))
+    return failure();
+  auto var = mean(*d2);
+  if (failed(var))
+    return failure();
+  auto ve = im.make<AddOp>(n, st, *var, scalarF32(im, *eps));
+  if (failed(ve))
+    return failure();
+  auto sd = im.make<SqrtOp>(n, st, *ve);
+  auto sc = im.make<ReshapeOp>(n, Importer::tensorType(chan, f32), n.in(1));
+  auto bi = im.make<ReshapeOp>(n, Importer::tensorType(chan, f32), n.in(2));
+  if (failed(sd) || failed(sc) || failed(bi))
+    return failure();
+  auto sx = im.make<MulOp>(n, xt, *sc, *d);
+  if (failed(sx))
+    return failure();
+  auto q = im.make<DivOp>(n, xt, *sx, *sd);
+  if (failed(q))
+    return failure();
+  return setOut(n, im.make<AddOp>(n, xt, *q, *bi));
+}
+
+/// LRN, decomposed: sq = x * x; the channel window sum is a zero Pad of C by
+/// (floor((size-1)/2), ceil((size-1)/2)) and a left-to-right plumb.sum of
+/// the `size` shifted slices (so the edge windows are clipped);
+/// y = x / pow(bias + (alpha / size) * square_sum, beta), where alpha / size
+/// is computed in double and rounded once to f32 (numpy's scalar rule in
+/// ONNX's reference).
+LogicalResult lrn(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 1, 1)) || failed(floats(im, n, {0})))
+    return failure();
+  auto size = im.attrInt(n, "size", std::nullopt);
+  auto alpha = im.attrFloat(n, "alpha", 1e-4f);
+  auto beta = im.attrFloat(n, "beta", 0.75f);
+  auto bias = im.attrFloat(n, "bias", 1.0f);
+  if (failed(size) || failed(alpha) || failed(beta) || failed(bias))
+    return failure();
+  auto x = Importer::shapeOf(n.in(0));
+  if (x.size() < 3)
+    return im.error(n) << "input must have rank >= 3 (N, C, D1, ...), got "
+                       << shapes::str(x);
+  if (*size < 1)
+    return im.error(n) << "size must be positive, got " << *size;
+  Type f32 = im.b.getF32Type();
+  auto xt = n.in(0).getType();
+  auto sq = im.make<MulOp>(n, xt, n.in(0), n.in(0));
+  if (failed(sq))
+    return failure();
+  Value sum = *sq;
+  if (*size > 1) {
+    int64_t r = x.size(), lo = (*size - 1) / 2, hi = *size / 2;
+    SmallVector<int64_t> pads(2 * r, 0);
+    pads[1] = lo, pads[r + 1] = hi;
+    Shape ps(x.begin(), x.end());
+    ps[1] += lo + hi;
+    auto padded = im.make<PadOp>(n, Importer::tensorType(ps, f32), *sq,
+                                 im.b.getDenseI64ArrayAttr(pads),
+                                 im.b.getStringAttr("constant"),
+                                 im.b.getF32FloatAttr(0.0f));
+    if (failed(padded))
+      return failure();
+    SmallVector<Value> terms;
+    SmallVector<int64_t> starts(r, 0), steps(r, 1);
+    for (int64_t k = 0; k < *size; ++k) {
+      starts[1] = k;
+      auto s = im.make<SliceOp>(n, xt, *padded,
+                                im.b.getDenseI64ArrayAttr(starts),
+                                im.b.getDenseI64ArrayAttr(steps));
+      if (failed(s))
+        return failure();
+      terms.push_back(*s);
+    }
+    auto s = im.make<SumOp>(n, xt, terms);
+    if (failed(s))
+      return failure();
+    sum = *s;
+  }
+  float coef = (float)((double)*alpha / (double)*size);
+  auto scaled = im.make<MulOp>(n, xt, scalarF32(im, coef), sum);
+  if (failed(scaled))
+    return failure();
+  auto base = im.make<AddOp>(n, xt, scalarF32(im, *bias), *scaled);
+  if (failed(base))
+    return failure();
+  auto den = im.make<PowOp>(n, xt, *base, scalarF32(im, *beta));
+  if (failed(den))
+    return failure();
+  return setOut(n, im.make<DivOp>(n, xt, n.in(0), *den));
+}
+
 LogicalResult resize(Importer &im, NodeCtx &n) {
   if (failed(need(im, n, 1, 4)) || failed(floats(im, n, {0})))
     return failure();
@@ -807,6 +942,8 @@ void registerNNHandlers(llvm::StringMap<OpHandler> &t) {
   t["GlobalMaxPool"] = globalPool<GlobalMaxPoolOp>;
   t["BatchNormalization"] = batchNorm;
   t["LayerNormalization"] = layerNorm;
+  t["InstanceNormalization"] = instanceNorm;
+  t["LRN"] = lrn;
   t["Resize"] = resize;
   t["LSTM"] = lstm;
   t["GRU"] = gru;
