@@ -492,6 +492,38 @@ void nextIndex(int64_t *idx, const int64_t *dims, int64_t d) {
   }
 }
 
+/// The column matrix col[k][q] of one (image, group) of an N-d Conv or
+/// ConvTranspose: k = (ci, k_0..k_{d-1}), q = output position (both
+/// row-major), the input element `offset` names for that tap and position,
+/// or +0.0 where it names none.
+template <typename OffsetFn>
+void fillColumnsNd(const plumb_convnd_params &p, const float *Xg, float *col,
+                   OffsetFn offset) {
+  const int64_t d = p.spatial;
+  const int64_t KK = prodOf(p.kernel, d), K = (p.Cin / p.group) * KK;
+  const int64_t P = prodOf(p.out, d), IN = prodOf(p.in, d);
+  parallelFor(0, K, std::max<int64_t>(1, 16384 / P),
+              [&](int64_t lo, int64_t hi) {
+    int64_t kidx[PLUMB_CONV_MAX_SPATIAL], o[PLUMB_CONV_MAX_SPATIAL];
+    for (int64_t k = lo; k < hi; ++k) {
+      int64_t r = k % KK;
+      for (int64_t j = d - 1; j >= 0; --j) {
+        kidx[j] = r % p.kernel[j];
+        r /= p.kernel[j];
+      }
+      const float *xc = Xg + (k / KK) * IN;
+      float *dst = col + k * P;
+      for (int64_t j = 0; j < d; ++j)
+        o[j] = 0;
+      for (int64_t q = 0; q < P; ++q) {
+        const int64_t off = offset(p, o, kidx);
+        dst[q] = off < 0 ? 0.0f : xc[off];
+        nextIndex(o, p.out, d);
+      }
+    }
+  });
+}
+
 /// N-d ConvTranspose as the 2-D one: an explicit column matrix
 /// col[k][p] (k = (ci, k_0..k_{d-1}), p = output position, both row-major)
 /// and the deterministic GEMM per (image, group).
@@ -516,27 +548,7 @@ void convTransposeNdViaGemm(const plumb_convnd_params &p, const float *X,
           memcpy(&wg[m * K + ci * KK], Wt + ((g * Cg + ci) * Mg + m) * KK,
                  sizeof(float) * KK);
       const float *Xg = X + (n * p.Cin + g * Cg) * IN;
-      float *colp = col.data();
-      parallelFor(0, K, std::max<int64_t>(1, 16384 / P),
-                  [&](int64_t lo, int64_t hi) {
-        int64_t kidx[PLUMB_CONV_MAX_SPATIAL], o[PLUMB_CONV_MAX_SPATIAL];
-        for (int64_t k = lo; k < hi; ++k) {
-          int64_t r = k % KK;
-          for (int64_t j = d - 1; j >= 0; --j) {
-            kidx[j] = r % p.kernel[j];
-            r /= p.kernel[j];
-          }
-          const float *xc = Xg + (k / KK) * IN;
-          float *dst = colp + k * P;
-          for (int64_t j = 0; j < d; ++j)
-            o[j] = 0;
-          for (int64_t q = 0; q < P; ++q) {
-            const int64_t off = convTransposeNdOffset(p, o, kidx);
-            dst[q] = off < 0 ? 0.0f : xc[off];
-            nextIndex(o, p.out, d);
-          }
-        }
-      });
+      fillColumnsNd(p, Xg, col.data(), convTransposeNdOffset);
       detail::GemmMatrixB mat{col.data(), P, 1};
       const detail::GemmBPacker pk{detail::packMatrixB, &mat};
       const detail::GemmEpilogue epi{1.0f, 1.0f,
@@ -593,27 +605,7 @@ void convNdViaGemm(const plumb_convnd_params &p, const float *X,
   for (int64_t n = 0; n < p.N; ++n)
     for (int64_t g = 0; g < p.group; ++g) {
       const float *Xg = X + (n * p.Cin + g * Cg) * IN;
-      float *colp = col.data();
-      parallelFor(0, K, std::max<int64_t>(1, 16384 / P),
-                  [&](int64_t lo, int64_t hi) {
-        int64_t kidx[PLUMB_CONV_MAX_SPATIAL], o[PLUMB_CONV_MAX_SPATIAL];
-        for (int64_t k = lo; k < hi; ++k) {
-          int64_t r = k % KK;
-          for (int64_t j = d - 1; j >= 0; --j) {
-            kidx[j] = r % p.kernel[j];
-            r /= p.kernel[j];
-          }
-          const float *xc = Xg + (k / KK) * IN;
-          float *dst = colp + k * P;
-          for (int64_t j = 0; j < d; ++j)
-            o[j] = 0;
-          for (int64_t q = 0; q < P; ++q) {
-            const int64_t off = convNdOffset(p, o, kidx);
-            dst[q] = off < 0 ? 0.0f : xc[off];
-            nextIndex(o, p.out, d);
-          }
-        }
-      });
+      fillColumnsNd(p, Xg, col.data(), convNdOffset);
       detail::GemmMatrixB mat{col.data(), P, 1};
       const detail::GemmBPacker pk{detail::packMatrixB, &mat};
       float *Yg = Y + (n * p.Cout + g * Mg) * P;
