@@ -327,6 +327,20 @@ struct Needed {
   bool input;
   int64_t index;
   unsigned result;
+
+  /// How a tensor request names it.
+  llvm::json::Object item() const {
+    llvm::json::Object o{{"kind", input ? "input" : "node"}, {"index", index}};
+    if (!input)
+      o["result"] = (int64_t)result;
+    return o;
+  }
+  /// How verdicts name it.
+  std::string describe() const {
+    return input ? "input " + std::to_string(index)
+                 : "result " + std::to_string(result) + " of node " +
+                       std::to_string(index);
+  }
 };
 
 /// The agreed hash of every needed value: graph inputs from the input
@@ -784,10 +798,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
       llvm::json::Object msg = makeMessage("query_tensor_chunks");
       llvm::json::Array items;
       for (size_t i = 0; i < needed.size(); ++i) {
-        llvm::json::Object item{{"kind", needed[i].input ? "input" : "node"},
-                                {"index", needed[i].index}};
-        if (!needed[i].input)
-          item["result"] = (int64_t)needed[i].result;
+        llvm::json::Object item = needed[i].item();
         if (whole[i]) {
           item["whole"] = true;
         } else {
@@ -807,12 +818,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
         s.lose(p, "sent the wrong number of tensor items");
         continue;
       }
-      auto what = [&](size_t i) {
-        return needed[i].input ? "input " + std::to_string(needed[i].index)
-                               : "result " + std::to_string(needed[i].result) +
-                                     " of node " +
-                                     std::to_string(needed[i].index);
-      };
+      auto what = [&](size_t i) { return needed[i].describe(); };
       // Every header first, against the IR and the request, so nothing
       // unexpected is ever read.
       struct Expect {
@@ -1040,11 +1046,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     llvm::json::Object msg = makeMessage("query_tensors");
     llvm::json::Array items;
     for (const Needed &nd : needed) {
-      llvm::json::Object item{{"kind", nd.input ? "input" : "node"},
-                              {"index", nd.index}};
-      if (!nd.input)
-        item["result"] = (int64_t)nd.result;
-      items.push_back(std::move(item));
+      items.push_back(nd.item());
     }
     msg["items"] = std::move(items);
     llvm::json::Object reply;
@@ -1057,11 +1059,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     }
     // The headers first, against the IR's types, so nothing unexpected is
     // ever read; then the attachment, straight into the tensors.
-    auto what = [&](size_t i) {
-      return needed[i].input ? "input " + std::to_string(needed[i].index)
-                             : "result " + std::to_string(needed[i].result) +
-                                   " of node " + std::to_string(needed[i].index);
-    };
+    auto what = [&](size_t i) { return needed[i].describe(); };
     for (size_t i = 0; i < needed.size() && ok; ++i) {
       const llvm::json::Object *o = (*got)[i].getAsObject();
       std::string err;
