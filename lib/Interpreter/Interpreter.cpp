@@ -274,6 +274,24 @@ bool gemm(Exec &e) {
   return true;
 }
 
+/// The N-d kernel parameters of a conv or conv_transpose with 3+ spatial
+/// dims (Cout: the result's channels).
+plumb_convnd_params convNdParams(const Tensor &x, const Tensor &w,
+                                 const Tensor &y, int64_t group,
+                                 ArrayRef<int64_t> s, ArrayRef<int64_t> d,
+                                 ArrayRef<int64_t> p) {
+  const int64_t sd = (int64_t)x.shape.size() - 2;
+  plumb_convnd_params nd{};
+  nd.N = x.shape[0], nd.Cin = x.shape[1], nd.Cout = y.shape[1];
+  nd.group = group, nd.spatial = sd;
+  for (int64_t j = 0; j < sd; ++j) {
+    nd.in[j] = x.shape[2 + j], nd.kernel[j] = w.shape[2 + j];
+    nd.out[j] = y.shape[2 + j], nd.stride[j] = s[j];
+    nd.dilation[j] = d[j], nd.pad_begin[j] = p[j], nd.pad_end[j] = p[sd + j];
+  }
+  return nd;
+}
+
 bool conv(Exec &e) {
   auto op = cast<ConvOp>(e.op);
   const Tensor &x = e.arg(0), &w = e.arg(1);
@@ -293,14 +311,7 @@ bool conv(Exec &e) {
     if (sd > PLUMB_CONV_MAX_SPATIAL)
       return e.fail("conv with " + std::to_string(sd) +
                     " spatial dimensions is not supported by the kernels");
-    plumb_convnd_params nd{};
-    nd.N = x.shape[0], nd.Cin = x.shape[1], nd.Cout = w.shape[0];
-    nd.group = op.getGroup(), nd.spatial = sd;
-    for (int64_t j = 0; j < sd; ++j) {
-      nd.in[j] = x.shape[2 + j], nd.kernel[j] = w.shape[2 + j];
-      nd.out[j] = y.shape[2 + j], nd.stride[j] = s[j];
-      nd.dilation[j] = d[j], nd.pad_begin[j] = p[j], nd.pad_end[j] = p[sd + j];
-    }
+    plumb_convnd_params nd = convNdParams(x, w, y, op.getGroup(), s, d, p);
     return e.check(plumb_rt_conv_nd(&nd, x.as<float>(), w.as<float>(), bias,
                                     y.as<float>(), block),
                    "conv_nd");
@@ -334,14 +345,7 @@ bool convTranspose(Exec &e) {
     if (sd > PLUMB_CONV_MAX_SPATIAL)
       return e.fail("conv_transpose with " + std::to_string(sd) +
                     " spatial dimensions is not supported by the kernels");
-    plumb_convnd_params nd{};
-    nd.N = x.shape[0], nd.Cin = x.shape[1], nd.Cout = y.shape[1];
-    nd.group = op.getGroup(), nd.spatial = sd;
-    for (int64_t j = 0; j < sd; ++j) {
-      nd.in[j] = x.shape[2 + j], nd.kernel[j] = w.shape[2 + j];
-      nd.out[j] = y.shape[2 + j], nd.stride[j] = s[j];
-      nd.dilation[j] = d[j], nd.pad_begin[j] = p[j], nd.pad_end[j] = p[sd + j];
-    }
+    plumb_convnd_params nd = convNdParams(x, w, y, op.getGroup(), s, d, p);
     return e.check(plumb_rt_conv_transpose_nd(&nd, x.as<float>(),
                                               w.as<float>(), bias,
                                               y.as<float>(), block),

@@ -169,6 +169,31 @@ const char *binaryOpCode(Operation *op) {
       .Default([](Operation *) { return (const char *)nullptr; });
 }
 
+std::string convNdParamsInit(ArrayRef<int64_t> x, ArrayRef<int64_t> w,
+                             ArrayRef<int64_t> y, int64_t group,
+                             ArrayRef<int64_t> strides,
+                             ArrayRef<int64_t> dilations,
+                             ArrayRef<int64_t> pads) {
+  const size_t sd = x.size() - 2;
+  auto list = [&](auto get) {
+    std::string r = "{";
+    for (size_t j = 0; j < sd; ++j)
+      r += (j ? ", " : "") + std::to_string(get(j));
+    return r + "}";
+  };
+  // Cout is the result's channel count (the weight's first dim for conv).
+  return std::to_string(x[0]) + ", " + std::to_string(x[1]) + ", " +
+         std::to_string(y[1]) + ", " + std::to_string(group) + ", " +
+         std::to_string((int64_t)sd) + ", " +
+         list([&](size_t j) { return x[2 + j]; }) + ", " +
+         list([&](size_t j) { return w[2 + j]; }) + ", " +
+         list([&](size_t j) { return y[2 + j]; }) + ", " +
+         list([&](size_t j) { return strides[j]; }) + ", " +
+         list([&](size_t j) { return dilations[j]; }) + ", " +
+         list([&](size_t j) { return pads[j]; }) + ", " +
+         list([&](size_t j) { return pads[sd + j]; });
+}
+
 ResizeCodes resizeCodes(ResizeOp r) {
   ResizeCodes k;
   k.mode = r.getMode() == "linear" ? "PLUMB_RT_RESIZE_LINEAR"
@@ -503,22 +528,9 @@ bool Lowering::conv() {
     if (sd > PLUMB_CONV_MAX_SPATIAL)
       return fail("conv with " + std::to_string(sd) +
                   " spatial dimensions is not supported by the kernels");
-    auto list = [&](auto get) {
-      std::string r = "{";
-      for (size_t j = 0; j < sd; ++j)
-        r += (j ? ", " : "") + str(get(j));
-      return r + "}";
-    };
-    out += "    static const plumb_convnd_params prm = {" + str(x.shape[0]) +
-           ", " + str(x.shape[1]) + ", " + str(w.shape[0]) + ", " +
-           str(c.getGroup()) + ", " + str((int64_t)sd) + ", " +
-           list([&](size_t j) { return x.shape[2 + j]; }) + ", " +
-           list([&](size_t j) { return w.shape[2 + j]; }) + ", " +
-           list([&](size_t j) { return y.shape[2 + j]; }) + ", " +
-           list([&](size_t j) { return s[j]; }) + ", " +
-           list([&](size_t j) { return d[j]; }) + ", " +
-           list([&](size_t j) { return p[j]; }) + ", " +
-           list([&](size_t j) { return p[sd + j]; }) + "};\n";
+    out += "    static const plumb_convnd_params prm = {" +
+           convNdParamsInit(x.shape, w.shape, y.shape, c.getGroup(), s, d, p) +
+           "};\n";
     out += "    rc = plumb_rt_conv_nd_ep(&prm, " + inF(0) + ", " + inF(1) + ", " +
            bias + ", " + outF() + ", " + block() + ", " + ep + ");\n  }\n";
     out += "  if (rc != 0)\n    " + ctx.onError("conv_nd", false) + "\n";
@@ -558,22 +570,9 @@ bool Lowering::convTranspose() {
     if (sd > PLUMB_CONV_MAX_SPATIAL)
       return fail("conv_transpose with " + std::to_string(sd) +
                   " spatial dimensions is not supported by the kernels");
-    auto list = [&](auto get) {
-      std::string r = "{";
-      for (size_t j = 0; j < sd; ++j)
-        r += (j ? ", " : "") + str(get(j));
-      return r + "}";
-    };
     out += "  {\n    static const plumb_convnd_params prm = {" +
-           str(x.shape[0]) + ", " + str(x.shape[1]) + ", " + str(y.shape[1]) +
-           ", " + str(c.getGroup()) + ", " + str((int64_t)sd) + ", " +
-           list([&](size_t j) { return x.shape[2 + j]; }) + ", " +
-           list([&](size_t j) { return w.shape[2 + j]; }) + ", " +
-           list([&](size_t j) { return y.shape[2 + j]; }) + ", " +
-           list([&](size_t j) { return s[j]; }) + ", " +
-           list([&](size_t j) { return d[j]; }) + ", " +
-           list([&](size_t j) { return p[j]; }) + ", " +
-           list([&](size_t j) { return p[sd + j]; }) + "};\n";
+           convNdParamsInit(x.shape, w.shape, y.shape, c.getGroup(), s, d, p) +
+           "};\n";
     out += "    rc = plumb_rt_conv_transpose_nd(&prm, " + inF(0) + ", " + inF(1) +
            ", " + bias + ", " + outF() + ", " + block() + ");\n  }\n";
     out += "  if (rc != 0)\n    " + ctx.onError("conv_transpose_nd", false) +

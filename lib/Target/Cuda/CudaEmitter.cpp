@@ -345,23 +345,9 @@ std::string CudaWriter::deviceCall(Operation *op) {
       const size_t sd = x.shape.size() - 2;
       if (sd > PLUMB_CONV_MAX_SPATIAL)
         return "";
-      auto list = [&](auto get) {
-        std::string r = "{";
-        for (size_t j = 0; j < sd; ++j)
-          r += (j ? ", " : "") + str(get(j));
-        return r + "}";
-      };
       std::string params = pool.object(
           "plumb_convnd_params",
-          str(x.shape[0]) + ", " + str(x.shape[1]) + ", " + str(y.shape[1]) +
-              ", " + str(group) + ", " + str((int64_t)sd) + ", " +
-              list([&](size_t j) { return x.shape[2 + j]; }) + ", " +
-              list([&](size_t j) { return w.shape[2 + j]; }) + ", " +
-              list([&](size_t j) { return y.shape[2 + j]; }) + ", " +
-              list([&](size_t j) { return s[j]; }) + ", " +
-              list([&](size_t j) { return d[j]; }) + ", " +
-              list([&](size_t j) { return p[j]; }) + ", " +
-              list([&](size_t j) { return p[sd + j]; }));
+          convNdParamsInit(x.shape, w.shape, y.shape, group, s, d, p));
       return std::string(tr ? "plumb_cuda_conv_transpose_nd"
                             : "plumb_cuda_conv_nd") +
              "(&" + params + ", " + inF(0) + ", " +

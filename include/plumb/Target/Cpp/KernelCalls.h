@@ -94,6 +94,17 @@ struct ResizeCodes {
 };
 ResizeCodes resizeCodes(ResizeOp op);
 
+/// The initialiser (without braces) of the plumb_convnd_params of a conv or
+/// conv_transpose with 3+ spatial dims, from the input, weight and result
+/// shapes, the group and the op's strides, dilations and pads (all begins,
+/// then all ends). Both emitters use it.
+std::string convNdParamsInit(llvm::ArrayRef<int64_t> x,
+                             llvm::ArrayRef<int64_t> w,
+                             llvm::ArrayRef<int64_t> y, int64_t group,
+                             llvm::ArrayRef<int64_t> strides,
+                             llvm::ArrayRef<int64_t> dilations,
+                             llvm::ArrayRef<int64_t> pads);
+
 /// Whether `op` is one the emitters handle (everything the interpreter runs
 /// except plumb.if, which the emitters structure themselves).
 bool isSupportedKernelOp(mlir::Operation *op);
