@@ -310,8 +310,9 @@ llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
     return llvm::Error::success();
   };
   if (opts.checkCpu) {
-    auto src = target::emitCppForModule(
-        *b->module, *plan, {graphHash, plumbVersion(), PLUMB_CONTRACT_VERSION});
+    auto src = target::emitCpp(
+        *plan, {graphHash, plumbVersion(), PLUMB_CONTRACT_VERSION},
+        *tracePlan ? &**tracePlan : nullptr);
     if (!src)
       return src.takeError();
     if (auto e = compare(kCpuSource, *src))

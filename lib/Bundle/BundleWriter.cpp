@@ -207,8 +207,9 @@ llvm::Expected<Manifest> writeBundle(ModuleOp module, const std::string &dir,
   m.weightsAlignment = target::kPlanAlignment;
   for (const target::WeightEntry &e : plan->weights)
     m.weights.push_back({e.offset, e.bytes, e.resources});
-  auto cpuSource = target::emitCppForModule(
-      module, *plan, {m.graphHash, plumbVersion(), PLUMB_CONTRACT_VERSION});
+  auto cpuSource = target::emitCpp(
+      *plan, {m.graphHash, plumbVersion(), PLUMB_CONTRACT_VERSION},
+      *tracePlan ? &**tracePlan : nullptr);
   if (!cpuSource)
     return cpuSource.takeError();
   auto cudaSource = deriveCudaSource(module, m.graphHash);

@@ -99,9 +99,10 @@ struct TraceRecorder::Pool {
   std::mutex mu;
   std::condition_variable work, idle;
   std::deque<std::shared_ptr<Job>> queue; // jobs with chunks to claim
-  std::atomic<size_t> claimable{0};      // queue.size(), read without mu
   std::atomic<size_t> pending{0};        // jobs not finished
-  std::atomic<size_t> unclaimed{0};      // chunks queued, not yet claimed
+  /// Chunks queued, not yet claimed (every queued job has one or more), read
+  /// without mu by idle threads.
+  std::atomic<size_t> unclaimed{0};
   size_t copiedBytes = 0;                // held in copies, bounded
   int sleepers = 0;
   int drainWaiters = 0;
@@ -206,10 +207,8 @@ struct TraceRecorder::Pool {
         out.chunks[out.n++] = front->next++;
         unclaimed.fetch_sub(1, std::memory_order_relaxed);
       }
-      if (front->next == front->chunks) {
+      if (front->next == front->chunks)
         queue.pop_front();
-        claimable.fetch_sub(1, std::memory_order_relaxed);
-      }
     }
     return out.n > 0;
   }
@@ -278,7 +277,7 @@ struct TraceRecorder::Pool {
       bool found = false;
       while (!found) {
         for (int i = 0; i < 16 && !found; ++i) {
-          found = claimable.load(std::memory_order_relaxed) > 0;
+          found = unclaimed.load(std::memory_order_relaxed) > 0;
           pause();
         }
         if (!found)
@@ -353,10 +352,9 @@ struct TraceRecorder::Pool {
   void push(std::shared_ptr<Job> job) {
     std::unique_lock<std::mutex> lock(mu);
     pending.fetch_add(1, std::memory_order_relaxed);
-    unclaimed.fetch_add(job->chunks, std::memory_order_relaxed);
     bool many = job->chunks > 1;
+    unclaimed.fetch_add(job->chunks, std::memory_order_release);
     queue.push_back(std::move(job));
-    claimable.fetch_add(1, std::memory_order_release);
     int asleep = sleepers;
     lock.unlock();
     if (asleep > 0) {
