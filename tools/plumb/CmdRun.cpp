@@ -374,6 +374,10 @@ int cmdRun(std::vector<std::string> args) {
       auto *h = static_cast<CompiledHook *>(user);
       for (const trace::BitFlip &f : *h->faults)
         if (f.node == node && h->hookErr->empty()) {
+          // A traced plan may lay a reshape's result over its operand's
+          // bytes, which may not be hashed yet: hash them before the flip.
+          if (h->lent)
+            h->rec->waitHashed(node - 1);
           std::string ferr;
           if (n < 1 || !trace::flipBit(results[0], f.bit, ferr))
             *h->hookErr = "--inject-fault node=" + std::to_string(f.node) +

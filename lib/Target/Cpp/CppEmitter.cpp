@@ -213,8 +213,8 @@ llvm::Expected<std::string> CppWriter::runBody() {
   // The body first: it fills the literal pool.
   std::string body;
   for (auto [k, op] : llvm::enumerate(plan.nodes)) {
-    int64_t fenced = (int64_t)k - plan.resultLag - 1;
-    if (plan.resultLag >= 0 && fenced >= 0)
+    int64_t fenced = plan.fenceBefore.empty() ? -1 : plan.fenceBefore[k];
+    if (fenced >= 0)
       body += "\n  fence(user, " + std::to_string(fenced) + ");";
     body += "\n  // node " + std::to_string(k) + ": " +
             op->getName().getStringRef().str() + " -> ";
@@ -308,7 +308,7 @@ llvm::Expected<std::string> emitCpp(const ModelPlan &plan,
       std::to_string(plan.arenaBytes) + " bytes (" +
       std::to_string(plan.unplannedBytes) + " without reuse).\n";
   if (tracePlan)
-    notes += "// Traced runs keep each node's results in place for " +
+    notes += "// Traced runs keep each node's results in place for up to " +
              std::to_string(tracePlan->resultLag) +
              " more nodes: arena " + std::to_string(tracePlan->arenaBytes) +
              " bytes.\n";

@@ -15,6 +15,7 @@
 #include "plumb/Target/Plan/ModelPlan.h"
 
 #include "dialects/Plumb/IR/PlumbOps.h"
+#include "plumb/Cost/Gas.h"
 #include "plumb/Support/Merkle.h"
 #include "plumb/Support/Nodes.h"
 
@@ -244,17 +245,35 @@ private:
     auto ret = cast<func::ReturnOp>(entry.getTerminator());
     for (Value v : ret.getOperands())
       use(v, endPos);
+    // Last uses by ops: whether a reshape may alias its operand. Keeping
+    // results for the trace recorder only reads them, and reading them
+    // through an alias reads the same bytes.
+    lastRead = last;
     // Traced runs: node k's results live through the start of node
     // k + lag + 1 (inclusive, so that node's own results never share them;
     // ops in its regions may, which the fence before it allows).
-    if (options.resultLag >= 0) {
-      plan.resultLag = options.resultLag;
+    if (options.resultLag >= 0 || !options.resultUntil.empty()) {
       int64_t n = (int64_t)plan.nodes.size();
+      std::vector<int64_t> until = options.resultUntil;
+      if (until.empty())
+        for (int64_t k = 0; k < n; ++k)
+          until.push_back(k + options.resultLag + 1);
+      plan.resultLag = options.resultUntil.empty() ? options.resultLag : 0;
+      plan.fenceBefore.assign(n, -1);
+      int64_t fenced = -1;
       for (int64_t k = 0; k < n; ++k) {
-        int64_t until = k + options.resultLag + 1;
-        int64_t p = until < n ? pos.lookup(plan.nodes[until]) : endPos;
+        int64_t u = until[k];
+        if (!options.resultUntil.empty())
+          plan.resultLag = std::max(plan.resultLag, std::min(u, n) - k - 1);
+        int64_t p = u < n ? pos.lookup(plan.nodes[u]) : endPos;
         for (Value r : plan.nodes[k]->getResults())
           use(r, p);
+        // Before node u, k's results may be overwritten (by ops in u's
+        // regions; by later nodes): they must be hashed.
+        if (u < n && k > fenced) {
+          plan.fenceBefore[u] = k;
+          fenced = k;
+        }
       }
     }
     // Outputs computed by a top-level node are written in place.
@@ -338,7 +357,9 @@ private:
     Operation *d = src.getDefiningOp();
     if (!d || isa<ConstantOp>(d) || outputValues.contains(src))
       return false;
-    return lastUse(src) == pos.lookup(op);
+    auto it = lastRead.find(src);
+    int64_t lastOp = it == lastRead.end() ? def.lookup(src) : it->second;
+    return lastOp == pos.lookup(op);
   }
 
   int64_t addBuffer(int64_t s, int64_t e, int64_t bytes) {
@@ -401,7 +422,7 @@ private:
   ModelPlan &plan;
   PlanOptions options;
   llvm::DenseMap<Operation *, int64_t> pos;
-  llvm::DenseMap<Value, int64_t> def, last;
+  llvm::DenseMap<Value, int64_t> def, last, lastRead;
   llvm::DenseMap<Value, Value> parent;
   llvm::DenseMap<Value, Value> sharesResult; // chain value -> fused result
   std::vector<Value> arenaValues;
@@ -458,9 +479,57 @@ llvm::Expected<ModelPlan> planModel(ModuleOp module, PlanOptions options) {
   return std::move(plan);
 }
 
+llvm::Expected<std::vector<int64_t>> traceResultUntil(ModuleOp module) {
+  func::FuncOp main = getMainFunc(module);
+  if (!main)
+    return fail("the module has no func.func @main");
+  std::vector<Operation *> nodes = graphNodes(main);
+  int64_t n = (int64_t)nodes.size();
+  const GasSchedule &schedule = latestGasSchedule();
+  // Simulated time in gas: node k ends at end[k]; one hash thread takes the
+  // results in node order, each when its node ends, and is done with node
+  // k's at hashed[k].
+  std::vector<double> end(n), hashed(n);
+  double t = 0, h = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    auto gas = computeOpGas(nodes[k], schedule);
+    if (!gas)
+      return gas.takeError();
+    uint64_t bytes = 0;
+    for (Value r : nodes[k]->getResults())
+      if (auto ty = dyn_cast<RankedTensorType>(r.getType()))
+        if (ty.hasStaticShape())
+          bytes += (uint64_t)ty.getNumElements() *
+                   std::max<uint64_t>(1, ty.getElementTypeBitWidth() / 8);
+    t += (double)gas->second;
+    end[k] = t;
+    h = std::max(h, t) + (double)bytes * (double)kTraceHashGasPerByte;
+    hashed[k] = h;
+  }
+  // Node j starts at end[j - 1]; k stays until the first node that starts
+  // once k is hashed (hashed[] and end[] grow, so the result does too).
+  std::vector<int64_t> until(n);
+  int64_t j = 1;
+  for (int64_t k = 0; k < n; ++k) {
+    j = std::max(j, k + 1);
+    while (j < n && j <= k + kTraceResultLag && end[j - 1] < hashed[k])
+      ++j;
+    until[k] = std::max<int64_t>(j, k + 2 < n ? k + 2 : n);
+    if (k && until[k] < until[k - 1])
+      until[k] = until[k - 1];
+  }
+  return until;
+}
+
 llvm::Expected<std::optional<ModelPlan>> planForTraces(ModuleOp module) {
   PlanOptions options;
-  options.resultLag = kTraceResultLag;
+  auto until = traceResultUntil(module);
+  if (until)
+    options.resultUntil = std::move(*until);
+  else {
+    llvm::consumeError(until.takeError());
+    options.resultLag = kTraceResultLag;
+  }
   auto plan = planModel(module, options);
   if (!plan)
     return plan.takeError();

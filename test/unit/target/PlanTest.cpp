@@ -108,7 +108,7 @@ TEST_F(PlanFixture, LiveBuffersNeverOverlapAndAreReused) {
 // Traced runs' plans: node k's results keep their bytes while nodes
 // k+1 .. k+lag+1 run (the fence before node k+lag+1 waits for their
 // hashes), whatever their last use; with a small lag buffers are still
-// reused, and a lag beyond the node count reuses none.
+// reused, and a lag beyond the node count reuses none but the reshapes'.
 TEST_F(PlanFixture, TracePlanKeepsResultsForTheLag) {
   auto m = parse(kChain);
   ASSERT_TRUE(m);
@@ -139,13 +139,110 @@ TEST_F(PlanFixture, TracePlanKeepsResultsForTheLag) {
       }
     if (lag == 0)
       EXPECT_LT(plan->arenaBytes, plan->unplannedBytes);
-    if (lag == 100)
-      EXPECT_EQ(plan->reusedBuffers, 0);
+    if (lag == 100) { // only the two reshapes share (their operands' bytes)
+      int aliased = 0;
+      for (Operation *op : nodes)
+        aliased += plan->info(op->getResult(0)).aliased;
+      EXPECT_EQ(aliased, 2);
+      EXPECT_EQ(plan->reusedBuffers, aliased);
+    }
   }
+  // Fences: before node j, one for node j - lag - 1 (nothing before).
+  PlanOptions options;
+  options.resultLag = 2;
+  auto plan = planModel(*m, options);
+  ASSERT_TRUE(!!plan);
+  for (int64_t j = 0; j < (int64_t)plan->nodes.size(); ++j)
+    EXPECT_EQ(plan->fenceBefore[j], j >= 3 ? j - 3 : -1) << "node " << j;
+}
+
+// Per-node lags (resultUntil): node k's results keep their bytes through
+// node until[k]; before node j the run fences the last node k with
+// until[k] <= j, once (a later node with the same fence has none).
+TEST_F(PlanFixture, TracePlanKeepsResultsUntilTheirNode) {
+  auto m = parse(kChain);
+  ASSERT_TRUE(m);
+  int64_t n = (int64_t)graphNodes(getMainFunc(*m)).size();
+  ASSERT_EQ(n, 9);
+  std::vector<int64_t> until = {2, 2, 5, 5, 5, 8, 9, 9, 9};
+  PlanOptions options;
+  options.resultUntil = until;
+  auto plan = planModel(*m, options);
+  ASSERT_TRUE(!!plan) << llvm::toString(plan.takeError());
+  const std::vector<Operation *> &nodes = plan->nodes;
+  auto range = [&](Value v) {
+    const ValueInfo &i = plan->info(v);
+    return std::make_pair(i.storage.offset, i.storage.offset + i.bytes);
+  };
+  for (int64_t k = 0; k < n; ++k)
+    for (Value r : nodes[k]->getResults()) {
+      if (plan->info(r).storage.kind != StorageKind::Arena)
+        continue;
+      for (int64_t j = k + 1; j < n && j <= until[k]; ++j)
+        for (Value w : nodes[j]->getResults()) {
+          const ValueInfo &iw = plan->info(w);
+          if (iw.storage.kind != StorageKind::Arena || iw.aliased)
+            continue;
+          auto a = range(r), b = range(w);
+          EXPECT_TRUE(a.second <= b.first || b.second <= a.first)
+              << "node " << j << " overwrites node " << k;
+        }
+    }
+  std::vector<int64_t> fences(n, -1);
+  fences[2] = 1; // nodes 0 and 1 stay through node 2
+  fences[5] = 4; // nodes 2..4 through node 5
+  fences[8] = 5;
+  EXPECT_EQ(plan->fenceBefore, fences);
+  EXPECT_EQ(plan->resultLag, 2); // nodes 2 and 5: through 3 nodes later
+}
+
+// The trace plan's lags come from the estimate: non-decreasing, at least
+// one node, at most kTraceResultLag, and a function of the module.
+TEST_F(PlanFixture, TraceResultUntilIsBoundedAndMonotone) {
+  auto m = parse(kChain);
+  ASSERT_TRUE(m);
+  auto until = traceResultUntil(*m);
+  ASSERT_TRUE(!!until) << llvm::toString(until.takeError());
+  int64_t n = (int64_t)until->size();
+  ASSERT_EQ(n, 9);
+  for (int64_t k = 0; k < n; ++k) {
+    EXPECT_GE((*until)[k], std::min<int64_t>(k + 2, n)) << k;
+    EXPECT_LE((*until)[k], std::min<int64_t>(k + kTraceResultLag + 1, n)) << k;
+    if (k)
+      EXPECT_GE((*until)[k], (*until)[k - 1]) << k;
+  }
+  auto again = traceResultUntil(*m);
+  ASSERT_TRUE(!!again);
+  EXPECT_EQ(*until, *again);
   auto traced = planForTraces(*m);
   ASSERT_TRUE(!!traced) << llvm::toString(traced.takeError());
   ASSERT_TRUE(traced->has_value());
-  EXPECT_EQ((*traced)->resultLag, kTraceResultLag);
+  EXPECT_GE((*traced)->resultLag, 1);
+  EXPECT_LE((*traced)->resultLag, kTraceResultLag);
+}
+
+// A node that computes for long and writes little frees its results after
+// one more node; a node that writes much and computes little keeps them
+// for longer (the estimate of when a hash thread is done with them).
+TEST_F(PlanFixture, TraceLagsFollowComputeAndBytes) {
+  auto m = parse(R"mlir(
+module {
+  func.func @main(%x: tensor<1x256xf32>, %w: tensor<256x256xf32>) -> tensor<1x256xf32> {
+    %0 = plumb.relu %x : tensor<1x256xf32>
+    %1 = plumb.matmul %0, %w : (tensor<1x256xf32>, tensor<256x256xf32>) -> tensor<1x256xf32>
+    %2 = plumb.matmul %1, %w : (tensor<1x256xf32>, tensor<256x256xf32>) -> tensor<1x256xf32>
+    %3 = plumb.matmul %2, %w : (tensor<1x256xf32>, tensor<256x256xf32>) -> tensor<1x256xf32>
+    %4 = plumb.matmul %3, %w : (tensor<1x256xf32>, tensor<256x256xf32>) -> tensor<1x256xf32>
+    %5 = plumb.relu %4 : tensor<1x256xf32>
+    return %5 : tensor<1x256xf32>
+  }
+}
+)mlir");
+  ASSERT_TRUE(m);
+  auto until = traceResultUntil(*m);
+  ASSERT_TRUE(!!until) << llvm::toString(until.takeError());
+  // 1 KiB results: hashed long before a 256x256 matmul ends.
+  EXPECT_EQ(*until, (std::vector<int64_t>{2, 3, 4, 5, 6, 6}));
 }
 
 TEST_F(PlanFixture, ReshapeAliasesOnlyAtTheLastUse) {
@@ -161,6 +258,15 @@ TEST_F(PlanFixture, ReshapeAliasesOnlyAtTheLastUse) {
             plan->info(r5->getOperand(0)).storage.offset);
   // %7 = reshape %1: %1 is also read by the exp: wait, %1's last use IS %7.
   EXPECT_TRUE(plan->info(r7->getResult(0)).aliased);
+  // Traced plans too: keeping %4 for the trace recorder only reads it, as
+  // reading %5 does (the same bytes).
+  PlanOptions options;
+  options.resultLag = 4;
+  auto traced = planModel(*m, options);
+  ASSERT_TRUE(!!traced);
+  EXPECT_TRUE(traced->info(r5->getResult(0)).aliased);
+  EXPECT_EQ(traced->info(r5->getResult(0)).storage.offset,
+            traced->info(r5->getOperand(0)).storage.offset);
 }
 
 TEST_F(PlanFixture, NoAliasWhenTheOperandLivesOn) {

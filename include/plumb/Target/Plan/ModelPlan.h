@@ -83,8 +83,13 @@ struct ModelPlan {
   /// Arena offset of the canonicalised copy of a weight entry (-1: none).
   std::vector<int64_t> weightCanonicalSlot;
   int64_t arenaBytes = 0;
-  /// The resultLag this plan was made with (-1: none).
+  /// The largest lag this plan keeps a node's results in place for (the
+  /// resultLag, or the largest of resultUntil's lags; -1: not a traced plan).
   int64_t resultLag = -1;
+  /// Traced plans: per node j, the node whose results (and every earlier
+  /// node's) must be hashed before node j starts (a fence), or -1 for none
+  /// (nothing new since the previous fence).
+  std::vector<int64_t> fenceBefore;
   /// Number of values that share an arena buffer with another (statistic).
   int64_t reusedBuffers = 0;
   /// Sum of the sizes of all arena values (what no reuse would need).
@@ -108,6 +113,12 @@ struct PlanOptions {
   /// there while later nodes run; before node j the run waits (a fence)
   /// until the results of nodes up to j - resultLag - 1 are hashed.
   int64_t resultLag = -1;
+  /// Traced runs with a lag per node (overrides resultLag when not empty;
+  /// one entry per node, non-decreasing, resultUntil[k] > k): node k's
+  /// results stay in place through the start of node resultUntil[k] (the
+  /// number of nodes for "to the end"); before node j the run waits until
+  /// the results of the last node k with resultUntil[k] <= j are hashed.
+  std::vector<int64_t> resultUntil;
 };
 
 /// Builds the plan of `module`'s @main. Fails on a value whose type is not a
@@ -115,15 +126,32 @@ struct PlanOptions {
 llvm::Expected<ModelPlan> planModel(mlir::ModuleOp module,
                                     PlanOptions options = {});
 
-/// The lag of traced runs' plans: nodes a trace recorder may fall behind
-/// the run before the run waits for it. Larger lags keep more results in
-/// memory at once (and out of cache); smaller ones stall the run more. 16
-/// measured best on the shared models (bench: scripts/trace-overhead; 4
-/// stalled magika and ultraface, keeping everything was no faster).
+/// The largest lag of traced runs' plans: nodes a trace recorder may fall
+/// behind the run before the run waits for it. Larger lags keep more
+/// results in memory at once (and out of cache); smaller ones stall the run
+/// more. 16 for every node measured as good as keeping everything on the
+/// shared models (bench: scripts/trace-overhead), 4 stalled magika and
+/// ultraface; traceResultUntil gives each node only the lag it needs.
 constexpr int64_t kTraceResultLag = 16;
-/// The resultLag plan of `module` for traced runs, when its arena stays
-/// within kTracePlanLimitBytes (no value otherwise: traced runs then use
-/// the normal plan and the recorder copies results).
+/// The cost of hashing one byte of a result, in gas (plumb-gas-v1 units),
+/// for traceResultUntil's estimate: on the calibration machine one hash
+/// thread does about 2.9 GB/s (16-lane SHA-256; 1.5 GB/s one chunk at a
+/// time) while the kernels do 1.2e9 to 1.8e9 gas per ms, so a byte costs
+/// 400 to 1200 gas; the estimate takes the slower rate so that a fence
+/// rarely waits.
+constexpr uint64_t kTraceHashGasPerByte = 1000;
+/// Per node k, the node through whose start k's results stay in place in a
+/// traced run (PlanOptions::resultUntil): the first node that starts after
+/// one hash thread, working through the nodes' results in order while the
+/// nodes run, would have hashed k's, estimated from each node's gas (the
+/// latest schedule) and kTraceHashGasPerByte; at least one node later, at
+/// most kTraceResultLag. A function of the module alone. Fails when a node
+/// cannot be priced.
+llvm::Expected<std::vector<int64_t>> traceResultUntil(mlir::ModuleOp module);
+/// The traced-run plan of `module` (traceResultUntil's lags, or
+/// kTraceResultLag for every node where a node cannot be priced), when its
+/// arena stays within kTracePlanLimitBytes (no value otherwise: traced runs
+/// then use the normal plan and the recorder copies results).
 constexpr int64_t kTracePlanLimitBytes = int64_t(1) << 30;
 llvm::Expected<std::optional<ModelPlan>> planForTraces(mlir::ModuleOp module);
 

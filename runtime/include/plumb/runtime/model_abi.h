@@ -52,7 +52,7 @@ typedef void (*plumb_node_fence)(void *user, int64_t node_index);
 /// Models Plumb emits also export (optional for hosts to call)
 ///   void plumb_model_set_threads(int32_t n);        kernel threads of the
 ///                                                   model's own runtime copy
-///   int32_t plumb_model_trace_lag(void);            L, see below
+///   int32_t plumb_model_trace_lag(void);            L, the largest lag, see below
 ///   int32_t plumb_model_run_traced(const void *weights,
 ///                                  const plumb_tensor_view *inputs,
 ///                                  plumb_tensor_view *outputs,
@@ -60,10 +60,13 @@ typedef void (*plumb_node_fence)(void *user, int64_t node_index);
 ///                                  void *user, char *err, size_t err_len);
 /// plumb_model_run_traced calls the hook (not NULL) after every node as
 /// plumb_model_run does, and in addition keeps node k's results in place,
-/// unchanged, until it has called fence(user, k) and that returned: before
-/// node j it calls fence(user, j - L - 1). A recorder can so read results
-/// where they are, behind the run by up to L nodes, instead of copying them
-/// during the hook. Identical results and hook calls to plumb_model_run.
+/// unchanged, until it has called fence(user, k') for some k' >= k and that
+/// returned. Fences come before nodes, with increasing k', node k's at the
+/// latest before node k + L + 1 (each node has its own lag, fixed at compile
+/// time: docs/bundle.md). A recorder can so read results where they are,
+/// behind the run, instead of copying them during the hook; fence(user, k')
+/// must return only once the results of nodes 0..k' are read. Identical
+/// results and hook calls to plumb_model_run.
 /// Runs of one loaded model are serialised (one arena per model).
 typedef int32_t (*plumb_model_run_fn)(const void *weights,
                                       const plumb_tensor_view *inputs,
