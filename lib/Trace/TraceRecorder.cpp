@@ -471,16 +471,24 @@ bool TraceRecorder::begin(ModuleOp module, llvm::ArrayRef<exec::Tensor> inputs,
   }
   firstError.clear();
   hashSec = writeSec = 0;
-  auto contract = module->getAttrOfType<StringAttr>("plumb.contract");
-  t.contract = contract ? contract.str() : "plumb-det-v1";
-  t.graphHash = computeGraphHash(module);
-  for (const NodeInfo &n : computeNodeTable(main)) {
-    NodeRecord r;
-    r.index = n.index;
-    r.id = n.id;
-    r.op = n.opName;
-    t.nodes.push_back(std::move(r));
+  // The graph hash and node ids print the whole IR: once per module.
+  if (header.module != module.getOperation()) {
+    header.module = module.getOperation();
+    auto contract = module->getAttrOfType<StringAttr>("plumb.contract");
+    header.contract = contract ? contract.str() : "plumb-det-v1";
+    header.graphHash = computeGraphHash(module);
+    header.nodes.clear();
+    for (const NodeInfo &n : computeNodeTable(main)) {
+      NodeRecord r;
+      r.index = n.index;
+      r.id = n.id;
+      r.op = n.opName;
+      header.nodes.push_back(std::move(r));
+    }
   }
+  t.contract = header.contract;
+  t.graphHash = header.graphHash;
+  t.nodes = header.nodes;
   t.hasTensors = keep;
   nodePending.reset(new std::atomic<int>[t.nodes.size() + 1]);
   for (size_t i = 0; i <= t.nodes.size(); ++i)

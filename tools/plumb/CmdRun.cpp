@@ -423,15 +423,16 @@ int cmdRun(std::vector<std::string> args) {
     return 1;
   }
   std::vector<double> times, hashTimes, bgHashTimes;
+  // Repeats of a traced run hash every node too (nothing is written), so
+  // the latency includes the cost of tracing; like a solver's loop, they
+  // share one recorder (the node table is computed once).
+  trace::TraceRecorder hashesOnly("", false);
+  if (hooked && repeat > 0)
+    hashesOnly.setHashThreads((unsigned)hashThreads);
   for (int r = 0; r < repeat; ++r) {
     std::vector<exec::Tensor> again;
-    // Repeats of a traced run hash every node too (nothing is written), so
-    // the latency includes the cost of tracing.
-    trace::TraceRecorder hashesOnly("", false);
-    if (hooked) {
+    if (hooked)
       hashesOnly.begin(mod, inputs, err);
-      hashesOnly.setHashThreads((unsigned)hashThreads);
-    }
     auto t0 = std::chrono::steady_clock::now();
     if (native)
       runCompiled(hooked ? &hashesOnly : nullptr, again, err);

@@ -53,7 +53,9 @@ public:
 
   /// Starts a run of the canonical module `module` on `inputs` (in @main's
   /// argument order): fills the node table and graph hash, writes inputs
-  /// when keeping tensors.
+  /// when keeping tensors. The node table and graph hash are computed on
+  /// the first run of a module and kept for the recorder's next runs of
+  /// the same module (which must not change in between).
   bool begin(mlir::ModuleOp module, llvm::ArrayRef<exec::Tensor> inputs,
              std::string &err);
 
@@ -105,6 +107,13 @@ private:
   /// hashedThrough + 1 have none.
   std::unique_ptr<std::atomic<int>[]> nodePending;
   int64_t hashedThrough = -1;
+  /// The module of the last begin() and what begin() took from it.
+  struct Header {
+    mlir::Operation *module = nullptr;
+    std::string contract;
+    Digest graphHash{};
+    std::vector<NodeRecord> nodes;
+  } header;
 };
 
 /// `plumb run --inject-fault node=K,bit=B`.

@@ -600,6 +600,48 @@ TEST_F(SmallRun, BackgroundHashingGivesTheSameTrace) {
   }
 }
 
+// One recorder records run after run (a solver's loop, `plumb run
+// --repeat`): each run starts afresh from the node table of the first, and
+// different inputs give that run's trace.
+TEST_F(SmallRun, OneRecorderRecordsRunAfterRun) {
+  trace::Trace first;
+  ASSERT_TRUE(record("", false, first));
+  trace::TraceRecorder rec("", false);
+  rec.setHashThreads(1);
+  auto main = getMainFunc(*module);
+  auto index = trace::nodeIndexMap(main);
+  std::vector<exec::Tensor> original = inputs;
+  for (int run = 0; run < 3; ++run) {
+    inputs = original;
+    if (run == 1)
+      inputs[0].as<float>()[3] = 2.0f;
+    std::string err;
+    ASSERT_TRUE(rec.begin(*module, inputs, err)) << err;
+    std::vector<exec::Tensor> outs;
+    auto hook = [&](mlir::Operation *op, std::vector<exec::Tensor> &results) {
+      auto it = index.find(op);
+      if (it != index.end())
+        rec.recordNode(it->second, results, /*lent=*/true);
+    };
+    ASSERT_TRUE(exec::runFunctionWithHook(main, inputs, outs, err, hook,
+                                          [&] { rec.drain(); }));
+    ASSERT_TRUE(rec.finish(0, "", err)) << err;
+    const trace::Trace &t = rec.trace();
+    EXPECT_EQ(t.graphHash, first.graphHash);
+    ASSERT_EQ(t.nodes.size(), first.nodes.size());
+    for (size_t k = 0; k < t.nodes.size(); ++k) {
+      EXPECT_EQ(t.nodes[k].id, first.nodes[k].id);
+      if (run != 1)
+        EXPECT_EQ(t.nodes[k].hash, first.nodes[k].hash) << "run " << run;
+    }
+    if (run == 1)
+      EXPECT_NE(t.root, first.root);
+    else
+      EXPECT_EQ(t.root, first.root) << "run " << run;
+  }
+  inputs = original;
+}
+
 // Large results are hashed chunk by chunk on every thread (work stealing):
 // any thread count, lent or copied, gives the serial hashes.
 TEST_F(SmallRun, ChunkedBackgroundHashingOfLargeResults) {
