@@ -71,6 +71,8 @@ llvm::DenseMap<Operation *, int64_t> nodeIndexMap(func::FuncOp main) {
 /// node.
 /// Results up to this size are hashed in the hook (see recordNode).
 static constexpr size_t kInlineBytes = 4096;
+/// Small results of up to this rank go through the pool's lock-free ring.
+static constexpr int kSmallMaxRank = 8;
 
 struct TraceRecorder::Pool {
   /// Copies of results that were not lent. Buffers are recycled (a fresh
@@ -96,7 +98,29 @@ struct TraceRecorder::Pool {
     std::atomic<size_t> finished{0}; // chunks hashed
     std::vector<Digest> leaves;
   };
-  std::mutex mu;
+  /// A small lent result (one chunk), handed off without a lock or an
+  /// allocation: the recording thread puts it into `ring`, any hashing
+  /// thread takes it out (a bounded multi-consumer queue after Dmitry
+  /// Vyukov's: each cell's sequence number says whether it is free or full).
+  struct Small {
+    int32_t dtype = 1;
+    int32_t rank = 0;
+    int64_t shape[kSmallMaxRank] = {};
+    const void *data = nullptr;
+    int64_t numElements = 0;
+    Digest *slot = nullptr;
+    std::vector<Digest> *chunksSlot = nullptr;
+    std::atomic<int> *nodePending = nullptr;
+  };
+  struct Cell {
+    std::atomic<size_t> seq{0};
+    Small item;
+  };
+  static constexpr size_t kRingCells = 1024; // a power of two
+  std::unique_ptr<Cell[]> ring;
+  alignas(64) std::atomic<size_t> ringHead{0}; // next cell to fill
+  alignas(64) std::atomic<size_t> ringTail{0}; // next cell to take
+  alignas(64) std::mutex mu;
   std::condition_variable work, idle;
   std::deque<std::shared_ptr<Job>> queue; // jobs with chunks to claim
   std::atomic<size_t> pending{0};        // jobs not finished
@@ -104,7 +128,7 @@ struct TraceRecorder::Pool {
   /// without mu by idle threads.
   std::atomic<size_t> unclaimed{0};
   size_t copiedBytes = 0;                // held in copies, bounded
-  int sleepers = 0;
+  std::atomic<int> sleepers{0}; // changed under mu
   int drainWaiters = 0;
   bool stop = false;
   double busySec = 0;
@@ -158,7 +182,9 @@ struct TraceRecorder::Pool {
     return p;
   }
 
-  explicit Pool(unsigned n) {
+  explicit Pool(unsigned n) : ring(new Cell[kRingCells]) {
+    for (size_t i = 0; i < kRingCells; ++i)
+      ring[i].seq.store(i, std::memory_order_relaxed);
     for (unsigned i = 0; i < n; ++i)
       threads.emplace_back([this] { loop(); });
   }
@@ -260,11 +286,85 @@ struct TraceRecorder::Pool {
       idle.notify_all();
   }
 
+  /// Queues a small result (one recording thread at a time); false when
+  /// the ring is full (the caller hashes it itself).
+  bool pushSmall(const Small &item) {
+    size_t pos = ringHead.load(std::memory_order_relaxed);
+    Cell &c = ring[pos & (kRingCells - 1)];
+    if (c.seq.load(std::memory_order_acquire) != pos)
+      return false;
+    c.item = item;
+    pending.fetch_add(1, std::memory_order_relaxed);
+    item.nodePending->fetch_add(1, std::memory_order_relaxed);
+    ringHead.store(pos + 1, std::memory_order_relaxed);
+    c.seq.store(pos + 1, std::memory_order_release);
+    // Armed threads poll; an unarmed pool's sleeping threads need a call.
+    if (sleepers.load(std::memory_order_relaxed) > 0) {
+      { std::lock_guard<std::mutex> lock(mu); }
+      work.notify_one();
+    }
+    return true;
+  }
+
+  bool smallQueued() const {
+    return ringHead.load(std::memory_order_relaxed) !=
+           ringTail.load(std::memory_order_relaxed);
+  }
+
+  /// Takes the oldest queued small result; false when none is.
+  bool popSmall(Small &out) {
+    size_t pos = ringTail.load(std::memory_order_relaxed);
+    while (true) {
+      Cell &c = ring[pos & (kRingCells - 1)];
+      size_t seq = c.seq.load(std::memory_order_acquire);
+      auto dif = (std::ptrdiff_t)seq - (std::ptrdiff_t)(pos + 1);
+      if (dif == 0) {
+        if (ringTail.compare_exchange_weak(pos, pos + 1,
+                                           std::memory_order_relaxed)) {
+          out = c.item;
+          c.seq.store(pos + kRingCells, std::memory_order_release);
+          return true;
+        }
+      } else if (dif < 0) {
+        return false;
+      } else {
+        pos = ringTail.load(std::memory_order_relaxed);
+      }
+    }
+  }
+
+  /// Hashes one queued small result if there is one.
+  bool hashSmallOnce(double &sec) {
+    Small it;
+    if (!popSmall(it))
+      return false;
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<Digest> leaves = chunkDigests(it.dtype, it.numElements, it.data);
+    *it.slot = tensorHashFromRoot(it.dtype, it.rank, it.shape,
+                                  chunkRoot(leaves));
+    *it.chunksSlot = std::move(leaves);
+    it.nodePending->fetch_sub(1, std::memory_order_release);
+    if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      bool wake;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        wake = drainWaiters > 0;
+      }
+      if (wake)
+        idle.notify_all();
+    }
+    sec += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+               .count();
+    return true;
+  }
+
   void loop() {
     Sha256 h;
     double sec = 0;
     Claim cl;
     while (true) {
+      if (hashSmallOnce(sec))
+        continue;
       if (claim(cl, sec)) {
         hashClaim(h, cl, sec);
         continue;
@@ -277,7 +377,8 @@ struct TraceRecorder::Pool {
       bool found = false;
       while (!found) {
         for (int i = 0; i < 16 && !found; ++i) {
-          found = unclaimed.load(std::memory_order_relaxed) > 0;
+          found = unclaimed.load(std::memory_order_relaxed) > 0 ||
+                  smallQueued();
           pause();
         }
         if (!found)
@@ -294,7 +395,8 @@ struct TraceRecorder::Pool {
       std::unique_lock<std::mutex> lock(mu);
       ++sleepers;
       work.wait(lock, [&] {
-        return stop || !queue.empty() || armed.load(std::memory_order_relaxed);
+        return stop || !queue.empty() || smallQueued() ||
+               armed.load(std::memory_order_relaxed);
       });
       --sleepers;
       if (stop && queue.empty())
@@ -370,10 +472,13 @@ struct TraceRecorder::Pool {
   bool helpOnce() {
     double sec = 0;
     Claim cl;
-    if (!claim(cl, sec))
+    bool small = hashSmallOnce(sec);
+    if (!small && !claim(cl, sec))
       return false;
-    thread_local Sha256 h;
-    hashClaim(h, cl, sec);
+    if (!small) {
+      thread_local Sha256 h;
+      hashClaim(h, cl, sec);
+    }
     std::lock_guard<std::mutex> lock(mu);
     busySec += sec;
     return true;
@@ -385,8 +490,13 @@ struct TraceRecorder::Pool {
     Sha256 h;
     double sec = 0;
     Claim cl;
-    while (claim(cl, sec))
+    while (true) {
+      if (hashSmallOnce(sec))
+        continue;
+      if (!claim(cl, sec))
+        break;
       hashClaim(h, cl, sec);
+    }
     {
       std::lock_guard<std::mutex> lock(mu);
       busySec += sec;
@@ -573,8 +683,22 @@ void TraceRecorder::recordNode(int64_t index, int32_t numResults,
     size_t bytes = (size_t)count * elemBytesOf(v.dtype);
     n.resultTypes[r] = v.dtype;
     n.resultShapes[r].assign(v.shape, v.shape + v.rank);
+    if (pool && lent && bytes <= kChunkBytes && v.rank <= kSmallMaxRank) {
+      // Lent results of one chunk: a lock-free hand-off (a few stores).
+      Pool::Small item;
+      item.dtype = v.dtype;
+      item.rank = v.rank;
+      std::copy(v.shape, v.shape + v.rank, item.shape);
+      item.data = v.data;
+      item.numElements = count;
+      item.slot = &n.results[r];
+      item.chunksSlot = &n.resultChunks[r];
+      item.nodePending = &nodePending[index];
+      if (pool->pushSmall(item))
+        continue;
+    }
     if (!pool || bytes <= kInlineBytes) {
-      // Small results are hashed right here: cheaper than a hand-off.
+      // Small results are hashed right here: cheaper than a locked hand-off.
       n.resultChunks[r] = chunkDigests(v.dtype, count, v.data);
       n.results[r] = tensorHashFromRoot(v.dtype, v.rank, v.shape,
                                         chunkRoot(n.resultChunks[r]));
