@@ -333,6 +333,168 @@ bool depthwiseDirect(const plumb_conv2d_params &p, const float *X,
   });
   return true;
 }
+
+//===----------------------------------------------------------------------===//
+// Direct conv for few output channels (one group), AVX-512: the depthwise
+// kernel's scheme with every input channel. Per output row, lanes over 16
+// consecutive ow; per output channel, treeDot's sequence over the terms
+// k = (ci, kh, kw) in order (chunks of fma from -0.0, x = +0.0 for padding,
+// chunk partials combined by treeCombine's stride-halving), then + bias and
+// NaN canonicalised: the GEMM's per-element operations, without building
+// and packing column slivers (which cost small convs more than their math).
+//===----------------------------------------------------------------------===//
+
+/// Output channels up to which a group-1 conv runs direct.
+constexpr int64_t kSmallDirectMaxCout = 16;
+
+/// One output row for every output channel: CO accumulators (channels
+/// beyond Cout have zero weights and are not stored), so each input vector
+/// is loaded once per term for all channels. wk: the weights [K][CO].
+template <int CO>
+PLUMB_TGT_AVX512 void smallRow(const DwGeom &g, int64_t Cout,
+                               const float *const *rows, const int32_t *rowOf,
+                               const int64_t *colOf, const float *wk,
+                               const float *bias, float *const *y,
+                               float *work) {
+  const __m512i idx2 = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                         20, 22, 24, 26, 28, 30);
+  const __m512i idxS = _mm512_mullo_epi32(
+      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+      _mm512_set1_epi32(static_cast<int>(g.sw)));
+  const __m512 nz = _mm512_set1_ps(-0.0f);
+  const __m512 canon = _mm512_castsi512_ps(
+      _mm512_set1_epi32(static_cast<int>(PLUMB_CANONICAL_NAN_BITS)));
+  for (int64_t ow0 = 0; ow0 < g.OW; ow0 += 16) {
+    const int64_t base = ow0 * g.sw;
+    __m512 acc[CO];
+    for (int64_t c = 0; c < g.m; ++c) {
+      for (int o = 0; o < CO; ++o)
+        acc[o] = nz;
+      const int64_t hi = std::min(g.K, (c + 1) * g.bl);
+      for (int64_t k = c * g.bl; k < hi; ++k) {
+        const __m512 x =
+            dwLoad(rows[rowOf[k]] + base + colOf[k], g.sw, idx2, idxS);
+        const float *w = wk + k * CO;
+        for (int o = 0; o < CO; ++o)
+          acc[o] = _mm512_fmadd_ps(_mm512_set1_ps(w[o]), x, acc[o]);
+      }
+      if (g.m > 1)
+        for (int o = 0; o < CO; ++o)
+          _mm512_storeu_ps(work + (o * g.m + c) * 16, acc[o]);
+    }
+    const int64_t lanes = std::min<int64_t>(16, g.OW - ow0);
+    const __mmask16 keep = static_cast<__mmask16>((1u << lanes) - 1);
+    for (int64_t o = 0; o < Cout; ++o) {
+      __m512 v = acc[o];
+      if (g.m > 1) {
+        // treeCombine over the m chunk vectors (stride-halving).
+        float *wo = work + o * g.m * 16;
+        int64_t m = g.m, p = 1;
+        while (p < m)
+          p <<= 1;
+        for (int64_t s = p >> 1; s >= 1; s >>= 1) {
+          for (int64_t i = 0; i < s; ++i)
+            if (i + s < m)
+              _mm512_storeu_ps(wo + i * 16,
+                               _mm512_add_ps(_mm512_loadu_ps(wo + i * 16),
+                                             _mm512_loadu_ps(wo + (i + s) * 16)));
+          if (m > s)
+            m = s;
+        }
+        v = _mm512_loadu_ps(wo);
+      }
+      if (bias)
+        v = _mm512_add_ps(v, _mm512_set1_ps(bias[o]));
+      const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+      v = _mm512_mask_blend_ps(nan, v, canon);
+      _mm512_mask_storeu_ps(y[o] + ow0, keep, v);
+    }
+  }
+}
+
+thread_local std::vector<float> tlsSmallPlanes;
+
+/// Group-1 conv with at most kSmallDirectMaxCout output channels; returns
+/// false when not applicable.
+bool smallDirect(const plumb_conv2d_params &p, const float *X,
+                 const float *Wt, const float *bias, float *Y, int64_t block,
+                 const plumb_rt_epilogue *ep) {
+  if (p.group != 1 || p.Cout > kSmallDirectMaxCout ||
+      plumb_rt_gemm_active_isa() < detail::kIsaAvx512 || p.OW < 1 ||
+      p.OH < 1 || p.Cin < 1)
+    return false;
+  DwGeom g;
+  g.H = p.H, g.W = p.W, g.OH = p.OH, g.OW = p.OW, g.KH = p.KH, g.KW = p.KW;
+  g.sh = p.stride_h, g.sw = p.stride_w, g.dh = p.dilation_h;
+  g.dw = p.dilation_w, g.pt = p.pad_top, g.pl = p.pad_left;
+  const int64_t owR = (p.OW + 15) / 16 * 16;
+  g.Wp = std::max(p.pad_left + p.W,
+                  (owR - 1) * g.sw + (p.KW - 1) * g.dw + 1 + 32 * g.sw) + 16;
+  g.K = p.Cin * p.KH * p.KW;
+  g.block = block < 0 ? 0 : block;
+  g.m = treeChunks(g.K, g.block);
+  g.bl = g.m == 1 ? g.K : g.block;
+  // The padded planes of one image must stay small (they are per thread).
+  if (g.Wp > (int64_t(1) << 16) || p.Cin * (p.H + 1) * g.Wp > (int64_t(1) << 22))
+    return false;
+  std::vector<int32_t> rowOf(static_cast<size_t>(g.K));
+  std::vector<int64_t> colOf(static_cast<size_t>(g.K));
+  for (int64_t k = 0; k < g.K; ++k) {
+    const int64_t kk = k % (p.KH * p.KW);
+    rowOf[k] = static_cast<int32_t>(k / (p.KH * p.KW) * p.KH + kk / p.KW);
+    colOf[k] = (kk % p.KW) * g.dw;
+  }
+  const int CO = p.Cout <= 4 ? 4 : p.Cout <= 8 ? 8 : 16;
+  // Weights [K][CO], channels beyond Cout zero.
+  std::vector<float> wk(static_cast<size_t>(g.K * CO), 0.0f);
+  for (int64_t o = 0; o < p.Cout; ++o)
+    for (int64_t k = 0; k < g.K; ++k)
+      wk[k * CO + o] = Wt[o * g.K + k];
+  auto row = CO == 4 ? smallRow<4> : CO == 8 ? smallRow<8> : smallRow<16>;
+  const int64_t P = p.OH * p.OW, rowsPer = p.Cin * p.KH;
+  for (int64_t n = 0; n < p.N; ++n) {
+    // Zero-padded copies of the image's planes, one row of zeros after.
+    std::vector<float> &buf = tlsSmallPlanes;
+    const size_t need = static_cast<size_t>((p.Cin * p.H + 1) * g.Wp);
+    if (buf.size() < need)
+      buf.resize(need);
+    float *zero = buf.data() + p.Cin * p.H * g.Wp;
+    std::fill(zero, zero + g.Wp, 0.0f);
+    for (int64_t ci = 0; ci < p.Cin; ++ci)
+      for (int64_t ih = 0; ih < p.H; ++ih) {
+        float *d = buf.data() + (ci * p.H + ih) * g.Wp;
+        std::fill(d, d + p.pad_left, 0.0f);
+        memcpy(d + p.pad_left, X + ((n * p.Cin + ci) * p.H + ih) * p.W,
+               sizeof(float) * p.W);
+        std::fill(d + p.pad_left + p.W, d + g.Wp, 0.0f);
+      }
+    const float *planes = buf.data();
+    parallelFor(0, p.OH,
+                std::max<int64_t>(1, 8192 / std::max<int64_t>(g.K * CO * owR, 1)),
+                [&](int64_t lo, int64_t hi) {
+      std::vector<const float *> rows(static_cast<size_t>(rowsPer));
+      std::vector<float> work(static_cast<size_t>(16 * g.m * CO));
+      float *y[16];
+      for (int64_t oh = lo; oh < hi; ++oh) {
+        for (int64_t ci = 0; ci < p.Cin; ++ci)
+          for (int64_t kh = 0; kh < p.KH; ++kh) {
+            const int64_t ih = oh * g.sh - g.pt + kh * g.dh;
+            rows[ci * p.KH + kh] = (ih < 0 || ih >= p.H)
+                                       ? zero
+                                       : planes + (ci * p.H + ih) * g.Wp;
+          }
+        for (int64_t o = 0; o < p.Cout; ++o)
+          y[o] = Y + (n * p.Cout + o) * P + oh * p.OW;
+        row(g, p.Cout, rows.data(), rowOf.data(), colOf.data(), wk.data(),
+            bias, y, work.data());
+        if (ep)
+          for (int64_t o = 0; o < p.Cout; ++o)
+            ep->fn(ep->ctx, y[o], n, o, oh * p.OW, p.OW);
+      }
+    });
+  }
+  return true;
+}
 #endif // PLUMB_CONV_X86
 
 struct ConvHookCtx {
@@ -362,6 +524,8 @@ void convViaGemm(const plumb_conv2d_params &p, const float *X,
     ep = nullptr;
 #if PLUMB_CONV_X86
   if (!transpose && depthwiseDirect(p, X, wg(0), bias, Y, block, ep))
+    return;
+  if (!transpose && smallDirect(p, X, wg(0), bias, Y, block, ep))
     return;
 #endif
   // 1x1, stride 1, no padding: the input itself is the column matrix.

@@ -733,6 +733,23 @@ std::vector<Case> buildCases() {
              std::to_string(t.group) + "/b" + std::to_string(t.block);
     cs.push_back(c);
   }
+
+  // Group-1 convs with up to 16 output channels (the direct AVX-512 path;
+  // the hashes were made by the GEMM path, scalar and AVX2): mnist's two
+  // convs, an ultraface-like stride 2, a stride of 3 (gathered lanes) with
+  // dilation and edge values, a 1-D conv, rows of 16 + 1 lanes.
+  addConv(cs, Kind::Conv2d, 1, 1, 28, 28, 8, 5, 5, 1, 1, 1, 1, 1, 2, 2, 2, 2,
+          0, true, 256, false);
+  addConv(cs, Kind::Conv2d, 1, 8, 14, 14, 16, 5, 5, 1, 1, 1, 1, 1, 2, 2, 2, 2,
+          0, true, 64, false);
+  addConv(cs, Kind::Conv2d, 2, 3, 33, 37, 16, 3, 3, 1, 2, 2, 1, 1, 1, 1, 1, 1,
+          0, true, 0, false);
+  addConv(cs, Kind::Conv2d, 1, 5, 9, 40, 7, 3, 5, 1, 1, 3, 2, 1, 2, 0, 1, 3,
+          0, false, 16, true);
+  addConv(cs, Kind::Conv1d, 1, 4, 1, 50, 16, 1, 7, 1, 1, 1, 1, 1, 0, 3, 0, 3,
+          0, true, 8, false);
+  addConv(cs, Kind::Conv2d, 1, 2, 4, 17, 3, 2, 2, 1, 1, 1, 1, 1, 0, 0, 0, 0,
+          0, true, 3, false);
   return cs;
 }
 
