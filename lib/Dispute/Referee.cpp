@@ -375,6 +375,21 @@ bool agreedHashes(Session &s, int p, const std::vector<Needed> &needed,
   return true;
 }
 
+/// The chunks of value `v` (its canonical chunking) that box `b` touches,
+/// added to `out`; returns v's chunk count.
+int64_t chunksOfBox(Value v, const Box &b, std::set<int64_t> &out) {
+  auto t = cast<RankedTensorType>(v.getType());
+  exec::ElemType et;
+  exec::elemTypeOf(t.getElementType(), et);
+  std::vector<int64_t> shape(t.getShape().begin(), t.getShape().end());
+  int64_t per = (int64_t)(trace::kChunkBytes / exec::elemSize(et));
+  for (auto [lo, hi] : boxRuns(shape, b))
+    for (int64_t ch = lo / per; ch <= (hi - 1) / per; ++ch)
+      out.insert(ch);
+  return (int64_t)trace::numChunks(
+      (int32_t)et, trace::numElementsOf((int32_t)shape.size(), shape.data()));
+}
+
 /// Fills box `b` of a tensor of `shape` from its chunks (canonical bytes by
 /// chunk index); every chunk the box touches must be there.
 bool assembleBox(exec::ElemType type, const std::vector<int64_t> &shape,
@@ -651,6 +666,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     return true;
   };
 
+  const std::vector<Needed> &allNeeded = needed;
   auto subNode = [&]() -> bool {
     std::string why;
     if (!s.alive(0) || !s.alive(1) || !res.parties[0].hasClaim ||
@@ -677,6 +693,27 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     if (m == 0) { // no chunks to search (both claims agree on the result)
       res.wholeNodeReason = "its result has no elements";
       return false;
+    }
+    if (m == 1 && !opts.searchOneChunk) {
+      // The chunk is the whole result. Unless its parts of the inputs are
+      // smaller than the inputs (a slice, say), the chunk search would only
+      // add its two rounds to the same computation and data.
+      SlicePlan whole;
+      bool partial = false;
+      if (planSlice(op, 0, numel, whole, why))
+        for (const auto &[v, box] : whole.reads) {
+          if (box.numElements() == 0 ||
+              !llvm::any_of(needed, [&](const Needed &nd) { return nd.v == v; }))
+            continue;
+          std::set<int64_t> cs;
+          int64_t total = chunksOfBox(v, box, cs);
+          partial |= (int64_t)cs.size() * 2 <= total;
+        }
+      if (!partial) {
+        res.wholeNodeReason = "its result is one chunk, which reads its "
+                              "inputs whole";
+        return false;
+      }
     }
     ++res.chunkRounds;
     llvm::json::Object rootMsg = makeMessage("query_chunk_root");
@@ -749,6 +786,14 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     // The operand parts: constants from the referee's IR; the rest from
     // the chunks a party supplies (the whole tensor where the parts need
     // more than half of its chunks: no proofs to send or check then).
+    // Only the values the plan reads something of are asked for (a concat
+    // operand outside the output box is not).
+    std::vector<Needed> needed;
+    for (const Needed &nd : allNeeded)
+      if (llvm::any_of(plan.reads, [&](const auto &r) {
+            return r.first == nd.v && r.second.numElements() > 0;
+          }))
+        needed.push_back(nd);
     std::vector<exec::Tensor> parts;
     std::string err;
     std::vector<std::set<int64_t>> chunkSets(needed.size());
@@ -769,11 +814,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
       auto it = neededIndex.find(v);
       if (it == neededIndex.end())
         continue; // a constant
-      exec::ElemType t = irType(v);
-      int64_t per = (int64_t)(trace::kChunkBytes / exec::elemSize(t));
-      for (auto [b, e] : boxRuns(irShape(v), box))
-        for (int64_t ch = b / per; ch <= (e - 1) / per; ++ch)
-          chunkSets[it->second].insert(ch);
+      chunksOfBox(v, box, chunkSets[it->second]);
     }
     for (size_t i = 0; i < needed.size(); ++i) {
       std::vector<int64_t> sh = irShape(needed[i].v);
@@ -972,7 +1013,9 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     for (size_t k = 0; k < plan.reads.size(); ++k) {
       const auto &[v, box] = plan.reads[k];
       auto it = neededIndex.find(v);
-      if (it == neededIndex.end()) {
+      if (box.numElements() == 0) {
+        parts[k] = exec::Tensor::make(irType(v), box.shape());
+      } else if (it == neededIndex.end()) {
         auto tc = Clock::now();
         bool okc = constantBox(v, box, parts[k], err);
         res.constantsMs += msSince(tc);

@@ -9,6 +9,7 @@
 #include "plumb/Interpreter/Interpreter.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -45,6 +46,21 @@ namespace {
 std::vector<int64_t> shapeOf(Value v) {
   auto t = cast<RankedTensorType>(v.getType());
   return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
+}
+
+/// Pure data movement: every output element is a copy of one input
+/// element, whose place the op's attributes and shapes give.
+bool isMovement(Operation *op) {
+  return isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp>(op);
+}
+
+/// The flat index of element `idx` of a tensor of `shape`.
+int64_t flatIndex(const std::vector<int64_t> &shape,
+                  const std::vector<int64_t> &idx) {
+  int64_t f = 0;
+  for (size_t i = 0; i < shape.size(); ++i)
+    f = f * shape[i] + idx[i];
+  return f;
 }
 
 bool isElementwise(Operation *op) {
@@ -127,6 +143,11 @@ bool canSlice(Operation *op, std::string &why) {
         why = "plumb.fused: " + why;
         return false;
       }
+      if (inner == fused.getChain().front() && isMovement(inner)) {
+        why = "plumb.fused: a '" + inner->getName().getStringRef().str() +
+              "' head has no sub-node rule";
+        return false;
+      }
       if (inner != fused.getChain().front() &&
           !(isElementwise(inner) || isa<BatchNormOp>(inner))) {
         why = "plumb.fused: '" + inner->getName().getStringRef().str() +
@@ -141,7 +162,7 @@ bool canSlice(Operation *op, std::string &why) {
           " results or regions is executed whole";
     return false;
   }
-  if (isElementwise(op))
+  if (isElementwise(op) || isMovement(op))
     return true;
   if (auto bn = dyn_cast<BatchNormOp>(op)) {
     if (shapeOf(op->getOperand(0)).size() < 2) {
@@ -213,6 +234,67 @@ bool planSlice(Operation *op, int64_t first, int64_t count, SlicePlan &plan,
     plan.out = out;
     for (auto [k, v] : llvm::enumerate(op->getOperands()))
       plan.reads.push_back({v, operandBox(op, k, out)});
+    return true;
+  }
+
+  if (isa<ReshapeOp>(op)) {
+    // The covering box is one run of flat indices [a, a + len) of the
+    // output, and so of the input (a reshape keeps the row-major order):
+    // the input's covering box of that run.
+    plan.out = out;
+    int64_t a = flatIndex(outShape, out.lo), len = out.numElements();
+    size_t inAxis;
+    plan.reads.push_back(
+        {op->getOperand(0),
+         coveringBox(shapeOf(op->getOperand(0)), a, len, inAxis)});
+    return true;
+  }
+
+  if (auto t = dyn_cast<TransposeOp>(op)) {
+    // Output axis i is input axis perm[i].
+    plan.out = out;
+    Box in = Box::whole(shapeOf(t.getInput()));
+    for (auto [i, p] : llvm::enumerate(t.getPerm())) {
+      in.lo[p] = out.lo[i];
+      in.hi[p] = out.hi[i];
+    }
+    plan.reads.push_back({t.getInput(), in});
+    return true;
+  }
+
+  if (auto sl = dyn_cast<SliceOp>(op)) {
+    // Output index i of axis d reads input index starts[d] + i * steps[d]:
+    // the input range those cover, and the starts relative to it.
+    plan.out = out;
+    Box in = Box::whole(shapeOf(sl.getInput()));
+    auto starts = sl.getStarts(), steps = sl.getSteps();
+    plan.sliceStarts.assign(R, 0);
+    for (size_t d = 0; d < R; ++d) {
+      int64_t x0 = starts[d] + out.lo[d] * steps[d];
+      int64_t x1 = starts[d] + (out.hi[d] - 1) * steps[d];
+      in.lo[d] = std::min(x0, x1);
+      in.hi[d] = std::max(x0, x1) + 1;
+      plan.sliceStarts[d] = x0 - in.lo[d];
+    }
+    plan.reads.push_back({sl.getInput(), in});
+    return true;
+  }
+
+  if (auto cc = dyn_cast<ConcatOp>(op)) {
+    // Along the axis, each operand's part of the output box (an operand
+    // outside it reads an empty box).
+    plan.out = out;
+    int64_t ax = cc.getAxis(), off = 0;
+    for (Value v : cc.getInputs()) {
+      std::vector<int64_t> s = shapeOf(v);
+      Box b = out;
+      b.lo[ax] = std::max(out.lo[ax], off) - off;
+      b.hi[ax] = std::min(out.hi[ax], off + s[ax]) - off;
+      if (b.hi[ax] < b.lo[ax])
+        b.hi[ax] = b.lo[ax] = 0;
+      off += s[ax];
+      plan.reads.push_back({v, b});
+    }
     return true;
   }
 
@@ -396,16 +478,50 @@ static bool runSliced(Operation *op, const std::vector<int64_t> &shape,
   // A detached copy of the op with the sliced result type (and, for conv,
   // the pads and group of the slice); the kernels read every other shape
   // from the tensors they are given.
-  Operation *clone = op->clone();
   auto rt = cast<RankedTensorType>(op->getResult(0).getType());
+  if (isa<ReshapeOp>(op)) {
+    // The input part is the covering box of the output's flat run, itself
+    // one flat run of the input: the copy is a window of it.
+    std::vector<int64_t> inShape = shapeOf(op->getOperand(0));
+    const Box &in = plan.reads[0].second;
+    int64_t a = flatIndex(shapeOf(op->getResult(0)), plan.out.lo);
+    int64_t skip = a - flatIndex(inShape, in.lo);
+    out = exec::Tensor::make(parts[0]->type, shape);
+    size_t es = exec::elemSize(out.type);
+    if (skip < 0 || skip + out.numElements() > parts[0]->numElements()) {
+      err = "internal error: the reshape's input part does not cover it";
+      return false;
+    }
+    std::memcpy(out.raw(), static_cast<const char *>(parts[0]->raw()) + skip * es,
+                out.byteSize());
+    return true;
+  }
+  Operation *clone = op->clone();
+  std::vector<const exec::Tensor *> kept(parts.begin(), parts.end());
   clone->getResult(0).setType(RankedTensorType::get(shape, rt.getElementType()));
   if (isa<ConvOp>(op)) {
     Builder b(op->getContext());
     clone->setAttr("pads", b.getDenseI64ArrayAttr(plan.convPads));
     clone->setAttr("group", b.getI64IntegerAttr(plan.convGroup));
   }
+  if (isa<SliceOp>(op)) {
+    Builder b(op->getContext());
+    clone->setAttr("starts", b.getDenseI64ArrayAttr(plan.sliceStarts));
+  }
+  if (isa<ConcatOp>(op)) {
+    // Only the operands with a part in the output box.
+    llvm::BitVector drop(parts.size());
+    kept.clear();
+    for (size_t k = 0; k < parts.size(); ++k) {
+      if (parts[k]->numElements() == 0)
+        drop.set(k);
+      else
+        kept.push_back(parts[k]);
+    }
+    clone->eraseOperands(drop);
+  }
   std::vector<exec::Tensor> results;
-  bool ok = exec::executeOp(clone, parts, results, err);
+  bool ok = exec::executeOp(clone, kept, results, err);
   clone->destroy();
   if (!ok)
     return false;

@@ -16,7 +16,11 @@
 // of B of the batch); gemm (rows of A, all of B and the rows of C); conv
 // (the input window of the output rows, over all input channels of their
 // groups, and the weights and biases of their output channels); plumb.fused
-// (its head sliced as above, then every body op on the same output box).
+// (its head sliced as above, then every body op on the same output box);
+// the data movement ops: reshape (the same run of flat indices of the
+// input), transpose (the permuted box), slice (the input range the box's
+// strided indices cover) and concat (each operand's part of the box along
+// the axis).
 // Every other op, and any op with more than one result or other regions,
 // is executed whole.
 //
@@ -58,6 +62,8 @@ struct SlicePlan {
   /// sliced op.
   std::vector<int64_t> convPads;
   int64_t convGroup = 0;
+  /// For a slice: its starts, relative to the input part.
+  std::vector<int64_t> sliceStarts;
 };
 
 /// Whether the referee can slice `op` at all (else it executes it whole).

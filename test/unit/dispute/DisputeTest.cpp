@@ -200,9 +200,18 @@ protected:
     return dir;
   }
 
+  /// The referee's options in these tests: the chunk search is held even
+  /// for the small program's results of one chunk (the default executes
+  /// those whole: OneChunkResultsAreExecutedWhole).
+  static RefereeOptions searching() {
+    RefereeOptions o;
+    o.searchOneChunk = true;
+    return o;
+  }
+
   DisputeResult dispute(const std::string &a, const std::string &b,
                         Behaviour ba = {}, Behaviour bb = {},
-                        RefereeOptions opts = {}) {
+                        RefereeOptions opts = searching()) {
     std::string err;
     auto pa = TraceParty::open(a, ba, err);
     EXPECT_TRUE(pa) << err;
@@ -463,7 +472,7 @@ TEST_F(Disputes, SilenceLoses) {
   std::string h = record("h"), f = record("f", 2);
   Behaviour silent;
   silent.silentAfter = 0;
-  RefereeOptions fast;
+  RefereeOptions fast = searching();
   fast.roundTimeoutMs = 50;
   DisputeResult r = dispute(h, f, {}, silent, fast);
   EXPECT_EQ(r.loser(), "B");
@@ -477,6 +486,23 @@ TEST_F(Disputes, SilenceLoses) {
   EXPECT_EQ(r.executedNodes, 1);
 }
 
+// By default a result of one chunk that reads its inputs whole is executed
+// whole: the chunk search would add two rounds to the same work.
+TEST_F(Disputes, OneChunkResultsAreExecutedWhole) {
+  std::string h = record("h"), f = record("f", 1); // the relu
+  DisputeResult searched = dispute(h, f);
+  DisputeResult r = dispute(h, f, {}, {}, RefereeOptions());
+  EXPECT_TRUE(searched.subNode);
+  EXPECT_FALSE(r.subNode);
+  EXPECT_EQ(r.wholeNodeReason,
+            "its result is one chunk, which reads its inputs whole");
+  EXPECT_EQ(r.firstDivergent, 1);
+  EXPECT_EQ(r.loser(), "B");
+  EXPECT_EQ(r.executedNodes, 1);
+  EXPECT_EQ(r.chunkRounds, 0);
+  EXPECT_EQ(r.messages, searched.messages - 2 * searched.chunkRounds);
+}
+
 TEST_F(Disputes, InputsMustAgree) {
   std::vector<exec::Tensor> other = inputs;
   other[0].as<float>()[0] += 1.0f;
@@ -485,7 +511,7 @@ TEST_F(Disputes, InputsMustAgree) {
   EXPECT_NE(r.error.find("different inputs"), std::string::npos);
   EXPECT_EQ(r.loser(), "none");
   // With the inputs known, the party that ran other inputs loses.
-  RefereeOptions known;
+  RefereeOptions known = searching();
   known.knownInputs = {trace::tensorHash(inputs[0]),
                        trace::tensorHash(inputs[1])};
   r = dispute(a, b, {}, {}, known);
@@ -673,7 +699,7 @@ protected:
     LocalChannel ca(a), cb(b);
     Referee referee(*module);
     std::string names[2] = {"A", "B"};
-    return referee.run(ca, cb, names, {});
+    return referee.run(ca, cb, names, searching());
   }
 };
 

@@ -20,6 +20,7 @@
 
 #include <cstring>
 #include <random>
+#include <tuple>
 
 using namespace plumb;
 using namespace plumb::dispute;
@@ -39,8 +40,11 @@ struct SliceTest : ::testing::Test {
   /// NaN, infinities and signed zeros for floats), executes the op whole,
   /// then `trials` random ranges (and the first and last elements) sliced.
   /// Returns the mean fraction of the output the slices computed.
+  /// `ranges`: element ranges checked besides the random ones (chunk
+  /// boundaries: 4096 f32 elements a chunk).
   double check(const std::string &body, int trials = 60,
-               int64_t maxCount = 64) {
+               int64_t maxCount = 64,
+               std::vector<std::pair<int64_t, int64_t>> ranges = {}) {
     std::string text = "func.func @main" + body;
     auto module = mlir::parseSourceString<mlir::ModuleOp>(text, &ctx);
     EXPECT_TRUE(module) << text;
@@ -87,9 +91,14 @@ struct SliceTest : ::testing::Test {
     int64_t n = y.numElements();
     size_t es = exec::elemSize(y.type);
     double fraction = 0;
-    for (int t = 0; t < trials + 2; ++t) {
+    int total = trials + 2 + (int)ranges.size();
+    for (int t = 0; t < total; ++t) {
       int64_t count = 1 + (int64_t)(rng() % std::min<int64_t>(n, maxCount));
       int64_t first = t == 0 ? 0 : t == 1 ? n - count : (int64_t)(rng() % (n - count + 1));
+      if (t >= trials + 2) {
+        std::tie(first, count) = ranges[t - trials - 2];
+        EXPECT_LE(first + count, n) << body;
+      }
       SlicePlan plan;
       std::string why;
       EXPECT_TRUE(planSlice(op, first, count, plan, why)) << why;
@@ -111,7 +120,7 @@ struct SliceTest : ::testing::Test {
       EXPECT_LE(count, plan.out.numElements());
       fraction += (double)plan.out.numElements() / (double)n;
     }
-    return fraction / (trials + 2);
+    return fraction / total;
   }
 };
 
@@ -209,6 +218,84 @@ TEST_F(SliceTest, FusedThroughItsBody) {
         "   plumb.yield %y : tensor<20x6xf32>"
         " }"
         " return %0 : tensor<20x6xf32> }");
+}
+
+/// The chunks of a result of `n` f32 elements (4096 a chunk).
+static std::vector<std::pair<int64_t, int64_t>> chunksOf(int64_t n) {
+  std::vector<std::pair<int64_t, int64_t>> r;
+  for (int64_t f = 0; f < n; f += 4096)
+    r.push_back({f, std::min<int64_t>(4096, n - f)});
+  return r;
+}
+
+TEST_F(SliceTest, ReshapeSameFlatRun) {
+  check("(%a: tensor<3x5x7xf32>) -> tensor<7x15xf32> {"
+        " %0 = plumb.reshape %a : tensor<3x5x7xf32> -> tensor<7x15xf32>"
+        " return %0 : tensor<7x15xf32> }");
+  check("(%a: tensor<2x3x4x5xi1>) -> tensor<6x1x20xi1> {"
+        " %0 = plumb.reshape %a : tensor<2x3x4x5xi1> -> tensor<6x1x20xi1>"
+        " return %0 : tensor<6x1x20xi1> }");
+  // Odd shapes over three chunks (the last one ragged): a chunk's part,
+  // not the whole tensor.
+  double f = check(
+      "(%a: tensor<5x13x127xf32>) -> tensor<5x1651xf32> {"
+      " %0 = plumb.reshape %a : tensor<5x13x127xf32> -> tensor<5x1651xf32>"
+      " return %0 : tensor<5x1651xf32> }",
+      40, 64, chunksOf(8255));
+  EXPECT_LT(f, 0.25);
+  check("(%a: tensor<1x8255xf32>) -> tensor<65x127xf32> {"
+        " %0 = plumb.reshape %a : tensor<1x8255xf32> -> tensor<65x127xf32>"
+        " return %0 : tensor<65x127xf32> }",
+        20, 300, chunksOf(8255));
+}
+
+TEST_F(SliceTest, TransposePermutedBox) {
+  check("(%a: tensor<2x3x5x7xf32>) -> tensor<2x5x7x3xf32> {"
+        " %0 = plumb.transpose %a {perm = array<i64: 0, 2, 3, 1>} : tensor<2x3x5x7xf32> -> tensor<2x5x7x3xf32>"
+        " return %0 : tensor<2x5x7x3xf32> }");
+  double f = check(
+      "(%a: tensor<3x50x61xf32>) -> tensor<61x3x50xf32> {"
+      " %0 = plumb.transpose %a {perm = array<i64: 2, 0, 1>} : tensor<3x50x61xf32> -> tensor<61x3x50xf32>"
+      " return %0 : tensor<61x3x50xf32> }",
+      40, 64, chunksOf(9150));
+  EXPECT_LT(f, 0.5);
+  check("(%a: tensor<4x9xi64>) -> tensor<9x4xi64> {"
+        " %0 = plumb.transpose %a {perm = array<i64: 1, 0>} : tensor<4x9xi64> -> tensor<9x4xi64>"
+        " return %0 : tensor<9x4xi64> }");
+}
+
+TEST_F(SliceTest, SliceStridedRange) {
+  check("(%a: tensor<9x20xf32>) -> tensor<4x6xf32> {"
+        " %0 = plumb.slice %a {starts = array<i64: 1, 2>, steps = array<i64: 2, 3>} : tensor<9x20xf32> -> tensor<4x6xf32>"
+        " return %0 : tensor<4x6xf32> }");
+  // Negative steps walk backwards.
+  check("(%a: tensor<9x20xf32>) -> tensor<9x10xf32> {"
+        " %0 = plumb.slice %a {starts = array<i64: 8, 19>, steps = array<i64: -1, -2>} : tensor<9x20xf32> -> tensor<9x10xf32>"
+        " return %0 : tensor<9x10xf32> }");
+  double f = check(
+      "(%a: tensor<40x300xf32>) -> tensor<37x295xf32> {"
+      " %0 = plumb.slice %a {starts = array<i64: 3, 5>, steps = array<i64: 1, 1>} : tensor<40x300xf32> -> tensor<37x295xf32>"
+      " return %0 : tensor<37x295xf32> }",
+      40, 64, chunksOf(37 * 295));
+  EXPECT_LT(f, 0.25);
+}
+
+TEST_F(SliceTest, ConcatPartsAlongTheAxis) {
+  check("(%a: tensor<2x3x5xf32>, %b: tensor<2x4x5xf32>, %c: tensor<2x1x5xf32>) -> tensor<2x8x5xf32> {"
+        " %0 = plumb.concat %a, %b, %c {axis = 1 : i64} : (tensor<2x3x5xf32>, tensor<2x4x5xf32>, tensor<2x1x5xf32>) -> tensor<2x8x5xf32>"
+        " return %0 : tensor<2x8x5xf32> }");
+  check("(%a: tensor<3x7xf32>, %b: tensor<2x7xf32>) -> tensor<5x7xf32> {"
+        " %0 = plumb.concat %a, %b {axis = 0 : i64} : (tensor<3x7xf32>, tensor<2x7xf32>) -> tensor<5x7xf32>"
+        " return %0 : tensor<5x7xf32> }");
+  check("(%a: tensor<4x3xi64>, %b: tensor<4x5xi64>) -> tensor<4x8xi64> {"
+        " %0 = plumb.concat %a, %b {axis = 1 : i64} : (tensor<4x3xi64>, tensor<4x5xi64>) -> tensor<4x8xi64>"
+        " return %0 : tensor<4x8xi64> }");
+  double f = check(
+      "(%a: tensor<1x50x100xf32>, %b: tensor<1x37x100xf32>) -> tensor<1x87x100xf32> {"
+      " %0 = plumb.concat %a, %b {axis = 1 : i64} : (tensor<1x50x100xf32>, tensor<1x37x100xf32>) -> tensor<1x87x100xf32>"
+      " return %0 : tensor<1x87x100xf32> }",
+      40, 64, chunksOf(8700));
+  EXPECT_LT(f, 0.25);
 }
 
 TEST_F(SliceTest, BoxRunsAndExtraction) {
