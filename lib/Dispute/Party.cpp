@@ -133,6 +133,15 @@ bool TraceParty::respond(const std::string &request, std::string &reply,
     r["run_id"] = toHex(trace::runIdentity(t.graphHash, t.inputHashes(),
                                            leaves.size(), root));
     r["run_ms"] = t.runMs;
+    // The node tree's first frontier, when asked for (the search's first
+    // round).
+    if (req.get("ranges")) {
+      std::string err = frontier(req, "nodes", r);
+      if (!err.empty()) {
+        reply = errorReply(err);
+        return true;
+      }
+    }
     reply = serialize(r);
     return true;
   }
@@ -189,39 +198,60 @@ bool TraceParty::forgeThis() {
   return b.forgeProof && treeAnswers == b.forgeProof;
 }
 
-std::string TraceParty::answerSubtrees(const llvm::json::Object &req) {
-  auto tree = req.getString("tree");
+std::string TraceParty::frontier(const llvm::json::Object &req,
+                                 llvm::StringRef tree, llvm::json::Object &r) {
   const llvm::json::Array *ranges = req.getArray("ranges");
-  if (!tree || (*tree != "nodes" && *tree != "chunks") || !ranges)
-    return errorReply("query_subtrees needs 'tree' (nodes or chunks) and "
-                      "'ranges'");
+  if (!ranges)
+    return "a frontier request needs 'ranges'";
   const std::vector<Digest> *items = &leaves;
   std::string err;
-  if (*tree == "chunks" && !(items = resultChunks(req, err)))
-    return errorReply(err);
+  if (tree == "chunks" && !(items = resultChunks(req, err)))
+    return err;
   int64_t n = (int64_t)items->size();
-  llvm::json::Array hashes;
   std::vector<Digest> out;
+  std::vector<int64_t> single; // the ranges of one node
   for (const llvm::json::Value &rv : *ranges) {
-    const llvm::json::Array *r = rv.getAsArray();
-    auto lo = r && r->size() == 2 ? (*r)[0].getAsInteger() : std::nullopt;
-    auto hi = r && r->size() == 2 ? (*r)[1].getAsInteger() : std::nullopt;
+    const llvm::json::Array *rg = rv.getAsArray();
+    auto lo = rg && rg->size() == 2 ? (*rg)[0].getAsInteger() : std::nullopt;
+    auto hi = rg && rg->size() == 2 ? (*rg)[1].getAsInteger() : std::nullopt;
     if (!lo || !hi || *lo < 0 || *hi <= *lo || *hi > n)
-      return errorReply("a range must be [lo, hi] with 0 <= lo < hi <= " +
-                        std::to_string(n));
+      return "a range must be [lo, hi] with 0 <= lo < hi <= " +
+             std::to_string(n);
     // One item: the item itself (the referee computes its leaf hash).
     out.push_back(*hi - *lo == 1 ? (*items)[*lo]
                                  : merkleSubtree(*items, *lo, *hi));
+    single.push_back(*hi - *lo == 1 ? *lo : -1);
   }
   if (forgeThis() && !out.empty())
     out[0][0] ^= 1;
+  r["hashes"] = digestsToJson(out);
+  if (tree == "nodes") {
+    // Beside a single node's hash, its result hashes: its claim, should
+    // the search end there.
+    llvm::json::Array results;
+    results.reserve(single.size());
+    for (int64_t k : single)
+      results.push_back(k < 0 ? llvm::json::Array()
+                              : digestsToJson(t.nodes[k].results));
+    r["results"] = std::move(results);
+  }
+  return "";
+}
+
+std::string TraceParty::answerSubtrees(const llvm::json::Object &req) {
+  auto tree = req.getString("tree");
+  if (!tree || (*tree != "nodes" && *tree != "chunks") || !req.getArray("ranges"))
+    return errorReply("query_subtrees needs 'tree' (nodes or chunks) and "
+                      "'ranges'");
   llvm::json::Object r = makeMessage("subtrees");
   r["tree"] = tree->str();
   if (*tree == "chunks") {
     r["index"] = *req.getInteger("index");
     r["result"] = *req.getInteger("result");
   }
-  r["hashes"] = digestsToJson(out);
+  std::string err = frontier(req, *tree, r);
+  if (!err.empty())
+    return errorReply(err);
   return serialize(r);
 }
 

@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -231,21 +232,39 @@ bool queryNode(Session &s, int p, int64_t index, int64_t numNodes,
 /// subtree hashes up to 2^kDescentDepth ranges below the current one.
 constexpr unsigned kDescentDepth = 4;
 
-/// The multi-level Merkle descent (docs/dispute.md, steps 2 and 3c) over
+/// The ranges of a frontier, as a request lists them.
+llvm::json::Array rangesToJson(const std::vector<MerkleRange> &ranges) {
+  llvm::json::Array rs;
+  rs.reserve(ranges.size());
+  for (auto [a, b] : ranges)
+    rs.push_back(llvm::json::Array{(int64_t)a, (int64_t)b});
+  return rs;
+}
+
+/// The multi-level Merkle descent (docs/dispute.md, steps 2 and 3) over
 /// both parties' node trees (`chunkNode` < 0) or the chunk trees of result
-/// 0 of node `chunkNode`, of `size` items. `claim[p]` is party p's hash of
-/// the whole tree (its root or chunk root), and the two differ. Each round
-/// asks both parties for the frontier kDescentDepth levels below the range
-/// both disagree on (query_subtrees), checks that each party's frontier
-/// hashes to its claim for that range, and moves to the first frontier
-/// range where the two differ, until the range is one item (and, with
-/// `wantItems`, each party's item there is known: a tree of one item
-/// takes a round too). Returns false when a party lost (or the referee
-/// failed: res.error); else `leaf` is the first item they disagree on and
-/// `items` their items there (when known).
+/// 0 of node `chunkNode`, of `size` items. Each round asks both parties for
+/// the frontier kDescentDepth levels below the range both disagree on
+/// (query_subtrees), checks that each party's frontier hashes to its claim
+/// for that range, and moves to the first frontier range where the two
+/// differ, until the range is one item, whose two values (and, in the node
+/// tree, the node's result hashes) the last round gives.
+///
+/// The first round: for the node tree its answers are in hand (`first`,
+/// `firstGot`: the commitments carry the first frontier) and `claim[p]` is
+/// party p's committed root; for a chunk tree there is no claim yet:
+/// `rootCheck(p, root)` judges the root party p's first frontier folds to
+/// (it must give p's claimed result hash) and calls s.lose if not.
+///
+/// Returns false when a party lost (or the referee failed: res.error);
+/// else `leaf` is the first item they disagree on, `items` their values
+/// there and, in the node tree, `leafResults` their result hashes for it
+/// (unchecked).
 bool descend(Session &s, int64_t chunkNode, int64_t size, Digest claim[2],
-             bool wantItems, int &rounds, int64_t &leaf, Digest items[2],
-             bool &haveItems) {
+             const llvm::json::Object *first, const bool *firstGot,
+             const std::function<bool(int, const Digest &)> &rootCheck,
+             int &rounds, int64_t &leaf, Digest items[2],
+             std::vector<Digest> leafResults[2]) {
   bool chunks = chunkNode >= 0;
   const char *what = chunks ? "chunks" : "nodes";
   auto range = [&](size_t lo, size_t hi) {
@@ -254,44 +273,62 @@ bool descend(Session &s, int64_t chunkNode, int64_t size, Digest claim[2],
            (chunks ? " of node " + std::to_string(chunkNode) : "");
   };
   size_t lo = 0, hi = (size_t)size;
-  haveItems = false;
   std::string claimOf[2];
   for (int p = 0; p < 2; ++p)
-    claimOf[p] = chunks ? "its chunk root" : "its root";
-  while (hi - lo > 1 || (wantItems && !haveItems)) {
+    claimOf[p] = chunks ? "its result hash" : "its root";
+  bool firstRound = true;
+  while (true) {
     std::vector<MerkleRange> ranges = merkleFrontier(lo, hi, kDescentDepth);
-    llvm::json::Object msg = makeMessage("query_subtrees");
-    msg["tree"] = what;
-    if (chunks) {
-      msg["index"] = chunkNode;
-      msg["result"] = 0;
-    }
-    llvm::json::Array rs;
-    for (auto [a, b] : ranges)
-      rs.push_back(llvm::json::Array{(int64_t)a, (int64_t)b});
-    msg["ranges"] = std::move(rs);
+    llvm::json::Object replies[2];
+    bool gotBoth[2];
+    const llvm::json::Object *reply = replies;
+    const bool *got = gotBoth;
     ++rounds;
-    llvm::json::Object reply[2];
-    bool got[2];
-    s.askBoth(msg, "subtrees", reply, got);
+    if (firstRound && first) {
+      reply = first;
+      got = firstGot;
+    } else {
+      llvm::json::Object msg = makeMessage("query_subtrees");
+      msg["tree"] = what;
+      if (chunks) {
+        msg["index"] = chunkNode;
+        msg["result"] = 0;
+      }
+      msg["ranges"] = rangesToJson(ranges);
+      s.askBoth(msg, "subtrees", replies, gotBoth);
+    }
     std::vector<Digest> values[2];
     for (int p = 0; p < 2; ++p) {
-      if (!got[p])
+      if (!got[p] || !s.alive(p))
         continue;
-      auto tree = reply[p].getString("tree");
-      if (!tree || *tree != what ||
-          !digestsFromJson(reply[p].get("hashes"), values[p]) ||
+      if (!(firstRound && first)) {
+        auto tree = reply[p].getString("tree");
+        if (!tree || *tree != what) {
+          s.lose(p, "malformed subtree hashes for " + range(lo, hi));
+          continue;
+        }
+      }
+      if (!digestsFromJson(reply[p].get("hashes"), values[p]) ||
           values[p].size() != ranges.size()) {
         s.lose(p, "malformed subtree hashes for " + range(lo, hi));
         continue;
       }
       Digest folded;
-      if (!trace::merkleFoldFast(lo, hi, kDescentDepth, values[p], folded) ||
-          folded != claim[p])
+      if (!trace::merkleFoldFast(lo, hi, kDescentDepth, values[p], folded)) {
+        s.lose(p, "malformed subtree hashes for " + range(lo, hi));
+        continue;
+      }
+      if (firstRound && rootCheck) {
+        if (rootCheck(p, folded))
+          claim[p] = folded;
+        continue;
+      }
+      if (folded != claim[p])
         s.lose(p, "invalid subtree hashes for " + range(lo, hi) +
                       ": they do not hash to " + claimOf[p] + " " +
                       toHex(claim[p]));
     }
+    firstRound = false;
     if (!s.alive(0) || !s.alive(1))
       return false;
     size_t i = 0;
@@ -303,10 +340,16 @@ bool descend(Session &s, int64_t chunkNode, int64_t size, Digest claim[2],
       return false;
     }
     std::tie(lo, hi) = ranges[i];
-    haveItems = hi - lo == 1; // then the search is over
+    bool done = hi - lo == 1; // then the search is over
     for (int p = 0; p < 2; ++p) {
-      if (haveItems) {
+      if (done) {
         items[p] = values[p][i];
+        if (!chunks) { // the node's result hashes, beside its hash
+          const llvm::json::Array *rs = reply[p].getArray("results");
+          leafResults[p].clear();
+          if (rs && rs->size() == ranges.size())
+            digestsFromJson(&(*rs)[i], leafResults[p]);
+        }
       } else {
         claim[p] = values[p][i];
         claimOf[p] = "its hash of " + range(lo, hi);
@@ -315,6 +358,8 @@ bool descend(Session &s, int64_t chunkNode, int64_t size, Digest claim[2],
     s.res.log.push_back(std::string(chunks ? "chunk round " : "round ") +
                         std::to_string(rounds) + ": " + range(lo, hi) +
                         " hold the first disagreement");
+    if (done)
+      break;
   }
   leaf = (int64_t)lo;
   return true;
@@ -458,7 +503,12 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
   std::vector<Digest> inputHashes[2];
   llvm::json::Object commits[2];
   bool committed[2];
-  s.askBoth(makeMessage("commit_request"), "commit", commits, committed);
+  // The commitment request carries the node tree's first frontier: each
+  // party answers with its root and that frontier (the search's first
+  // round).
+  llvm::json::Object commitMsg = makeMessage("commit_request");
+  commitMsg["ranges"] = rangesToJson(merkleFrontier(0, (size_t)n, kDescentDepth));
+  s.askBoth(commitMsg, "commit", commits, committed);
   for (int p = 0; p < 2; ++p) {
     if (!committed[p])
       continue;
@@ -529,13 +579,17 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
   }
 
   // 2. Descend both Merkle trees to the first leaf they disagree on,
-  //    kDescentDepth levels a round (query_subtrees).
+  //    kDescentDepth levels a round (the commitments gave the first
+  //    frontier; then query_subtrees). The last round gives both parties'
+  //    hashes of node K (tied to their roots by the frontiers above it)
+  //    and its result hashes: their claims (3).
   int64_t K = 0;
+  Digest leafHash[2];
+  std::vector<Digest> leafResults[2];
   {
     Digest claim[2] = {res.parties[0].root, res.parties[1].root};
-    Digest items[2];
-    bool haveItems;
-    if (!descend(s, -1, n, claim, false, res.rounds, K, items, haveItems)) {
+    if (!descend(s, -1, n, claim, commits, committed, nullptr, res.rounds, K,
+                 leafHash, leafResults)) {
       if (res.error.empty())
         res.log.push_back("the search stopped at round " +
                           std::to_string(res.rounds));
@@ -547,22 +601,20 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
   res.nodeId = nodeIds[K];
   res.op = op->getName().getStringRef().str();
 
-  // 3. Both claims for node K.
-  ++res.rounds;
-  llvm::json::Object claimReplies[2];
-  bool claimed[2];
-  s.askBoth(nodeQuery(K), "node", claimReplies, claimed);
+  // 3. Both claims for node K: the result hashes must make the node hash.
   for (int p = 0; p < 2; ++p) {
-    NodeAnswer ans;
-    if (!claimed[p] || !checkNode(s, p, K, n, claimReplies[p], ans))
+    const std::vector<Digest> &results = leafResults[p];
+    if (results.empty()) {
+      s.lose(p, "sent no result hashes for node " + std::to_string(K));
       continue;
-    if (ans.results.size() != op->getNumResults()) {
-      s.lose(p, "claims " + std::to_string(ans.results.size()) +
+    }
+    if (results.size() != op->getNumResults()) {
+      s.lose(p, "claims " + std::to_string(results.size()) +
                     " results for node " + std::to_string(K) + " ('" + res.op +
                     "'), which has " + std::to_string(op->getNumResults()));
       continue;
     }
-    if (trace::nodeHash(ans.results) != ans.hash) {
+    if (trace::nodeHash(results) != leafHash[p]) {
       s.lose(p, "inconsistent hash: its node hash for node " +
                     std::to_string(K) +
                     " is not the combination of its result hashes");
@@ -570,8 +622,8 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     }
     PartyReport &r = res.parties[p];
     r.hasClaim = true;
-    r.claim = ans.hash;
-    r.claimResults = ans.results;
+    r.claim = leafHash[p];
+    r.claimResults = results;
   }
   res.log.push_back("first divergent node: " + std::to_string(K) + " ('" +
                     res.op + "', id " + toHex(res.nodeId) + ")");
@@ -688,8 +740,6 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     res.divergentResult = 0;
     res.numChunks = m;
     res.resultElements = numel;
-    // Each party's chunk root, bound to its claimed result hash.
-    Digest croot[2];
     if (m == 0) { // no chunks to search (both claims agree on the result)
       res.wholeNodeReason = "its result has no elements";
       return false;
@@ -715,54 +765,27 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
         return false;
       }
     }
-    ++res.chunkRounds;
-    llvm::json::Object rootMsg = makeMessage("query_chunk_root");
-    rootMsg["index"] = K;
-    rootMsg["result"] = 0;
-    llvm::json::Object rootReplies[2];
-    bool rooted[2];
-    s.askBoth(rootMsg, "chunk_root", rootReplies, rooted);
-    for (int p = 0; p < 2; ++p) {
-      if (!rooted[p])
-        continue;
-      llvm::json::Object &reply = rootReplies[p];
-      auto count = reply.getInteger("num_chunks");
-      if (!count || !digestFromJson(reply, "chunk_root", croot[p])) {
-        s.lose(p, "malformed chunk root for node " + std::to_string(K));
-        continue;
-      }
-      if (*count != m) {
-        s.lose(p, "claims " + std::to_string(*count) + " chunks for node " +
-                      std::to_string(K) + ", whose result has " +
-                      std::to_string(m));
-        continue;
-      }
+    // The chunk search: the same descent over the two chunk trees. The
+    // root each party's first frontier folds to must give the result hash
+    // it claimed (3b); the last round gives both digests of the chunk.
+    auto rootCheck = [&](int p, const Digest &root) {
       if (trace::tensorHashFromRoot(dtype, (int32_t)shape.size(), shape.data(),
-                                    croot[p]) !=
-          res.parties[p].claimResults[0]) {
-        s.lose(p, "inconsistent hash: its chunk root for node " +
-                      std::to_string(K) +
-                      " does not give its result hash");
-        continue;
-      }
-    }
-    auto forfeited = [&] {
-      res.wholeNodeReason = "a party forfeited during the chunk search";
+                                    root) == res.parties[p].claimResults[0])
+        return true;
+      s.lose(p, "inconsistent hash: its chunk tree for node " +
+                    std::to_string(K) + " does not give its result hash");
       return false;
     };
-    if (!s.alive(0) || !s.alive(1))
-      return forfeited();
-    // The chunk search: the same descent over the two chunk trees; its
-    // last round gives both parties' digests of the chunk.
     int64_t c = 0;
     Digest claim[2];
-    bool haveItems = false;
-    if (!descend(s, K, m, croot, true, res.chunkRounds, c, claim,
-                 haveItems) ||
-        !haveItems) {
+    Digest croot[2]; // each party's chunk root, bound to its result hash
+    std::vector<Digest> unused[2];
+    if (!descend(s, K, m, croot, nullptr, nullptr, rootCheck,
+                 res.chunkRounds, c, claim, unused)) {
       if (!res.error.empty())
         return true;
-      return forfeited();
+      res.wholeNodeReason = "a party forfeited during the chunk search";
+      return false;
     }
     res.divergentChunk = c;
     for (int p = 0; p < 2; ++p) {

@@ -20,7 +20,7 @@ void printServeTraceHelp(FILE *f) {
       "\n"
       "Answers a dispute referee ('plumb dispute') as a party: reads one\n"
       "request per line on stdin and writes one answer per line on stdout\n"
-      "(JSON, protocol plumb-dispute version 3, docs/dispute.md): its\n"
+      "(JSON, protocol plumb-dispute version 4, docs/dispute.md): its\n"
       "commitment to the trace root, node hashes with Merkle proofs, subtree\n"
       "hashes of its node and chunk trees, and the tensors the trace keeps\n"
       "(record it with 'plumb run --trace DIR --keep-tensors'; a party that\n"

@@ -65,6 +65,11 @@ private:
   std::string answerChunkRoot(const llvm::json::Object &req);
   std::string answerChunk(const llvm::json::Object &req);
   std::string answerSubtrees(const llvm::json::Object &req);
+  /// Adds the frontier `req` asks for ("ranges" of `tree`) to the answer
+  /// `r`: "hashes", and for the node tree each single node's "results".
+  /// Returns an error message, or "".
+  std::string frontier(const llvm::json::Object &req, llvm::StringRef tree,
+                       llvm::json::Object &r);
   /// Counts a tree answer; true if it is the one forge-proof corrupts.
   bool forgeThis();
   std::string answerTensorChunks(const llvm::json::Object &req,

@@ -2,7 +2,7 @@
 //
 // Part of Plumb. The messages of the refereed-delegation protocol
 // (docs/dispute.md): one JSON object per line, every one carrying
-// "protocol": "plumb-dispute" and "version": 3, and the channels that carry
+// "protocol": "plumb-dispute" and "version": 4, and the channels that carry
 // them between a referee and a party (a child process speaking on its
 // stdin/stdout, or an in-process party for tests).
 //
@@ -25,7 +25,7 @@ namespace plumb {
 namespace dispute {
 
 constexpr const char *kProtocolName = "plumb-dispute";
-constexpr int64_t kProtocolVersion = 3;
+constexpr int64_t kProtocolVersion = 4;
 
 /// A new message of `type` with the protocol header.
 llvm::json::Object makeMessage(llvm::StringRef type);

@@ -44,6 +44,12 @@ TEST(Messages, HeaderIsChecked) {
                             "\"type\":\"x\"}",
                             back, type, err));
   EXPECT_NE(err.find("unsupported protocol version 1"), std::string::npos);
+  // Version 3 (the commitment, the node's claims and the chunk roots in
+  // rounds of their own) is not spoken.
+  EXPECT_FALSE(parseMessage("{\"protocol\":\"plumb-dispute\",\"version\":3,"
+                            "\"type\":\"commit_request\"}",
+                            back, type, err));
+  EXPECT_NE(err.find("unsupported protocol version 3"), std::string::npos);
   // Version 2 (one tree level a round, no query_subtrees) is not spoken.
   EXPECT_FALSE(parseMessage("{\"protocol\":\"plumb-dispute\",\"version\":2,"
                             "\"type\":\"query_node\"}",
@@ -226,7 +232,8 @@ protected:
 
 /// Rounds of the node search for first divergent node k of n, worked out
 /// independently of merkleFrontier: the depth of leaf k in the tree (one
-/// binary split per level), four levels a round, plus the node query.
+/// binary split per level), four levels a round, the first of them the
+/// commitment (so at least one; the last round gives the node's claims).
 int nodeRounds(int64_t n, int64_t k) {
   int64_t lo = 0, hi = n;
   int depth = 0;
@@ -240,7 +247,7 @@ int nodeRounds(int64_t n, int64_t k) {
       lo = lo + s;
     ++depth;
   }
-  return (depth + 3) / 4 + 1;
+  return std::max(1, (depth + 3) / 4);
 }
 
 TEST(Frontier, EnumeratesTheSubtreesFourLevelsDown) {
@@ -334,8 +341,9 @@ TEST_F(Disputes, EveryFaultPositionOnEitherSide) {
       EXPECT_EQ(r.firstDivergent, k);
       EXPECT_EQ(r.loser(), side ? "B" : "A");
       EXPECT_EQ(r.executedNodes, 1);
-      // 6 nodes: one descent round reaches every leaf, then the node.
-      EXPECT_EQ(r.rounds, 2);
+      // 6 nodes: one round (the commitment's frontier) reaches every leaf
+      // and gives the claims.
+      EXPECT_EQ(r.rounds, 1);
       EXPECT_EQ(r.rounds, nodeRounds(6, k));
       // matmul, relu and add are sliced: the chunk search finds the chunk
       // of element 0 (one chunk: one round gives both digests), the
@@ -346,7 +354,7 @@ TEST_F(Disputes, EveryFaultPositionOnEitherSide) {
       if (sliced) {
         EXPECT_TRUE(r.haveReferenceChunk);
         EXPECT_EQ(r.divergentChunk, 0);
-        EXPECT_EQ(r.chunkRounds, 2); // chunk roots, the one chunk
+        EXPECT_EQ(r.chunkRounds, 1); // the one chunk (it folds to the root)
         EXPECT_EQ(r.parties[side ? 0 : 1].chunkClaim, r.referenceChunk);
         EXPECT_NE(r.parties[side ? 1 : 0].chunkClaim, r.referenceChunk);
         EXPECT_GT(r.computedElements, 0);
@@ -397,8 +405,8 @@ TEST_F(Disputes, ConsistentLiarIsFoundAndBlamed) {
     EXPECT_EQ(r.loser(), "B");
     EXPECT_EQ(r.executedNodes, 1);
     // At a sliced node (the matmul) the liar cannot back its hash with a
-    // chunk root; elsewhere the re-executed node contradicts it.
-    EXPECT_NE(r.parties[1].reason.find(k == 0 ? "chunk root" : "wrongly"),
+    // chunk tree; elsewhere the re-executed node contradicts it.
+    EXPECT_NE(r.parties[1].reason.find(k == 0 ? "chunk tree" : "wrongly"),
               std::string::npos)
         << r.parties[1].reason;
   }
@@ -431,18 +439,32 @@ TEST_F(Disputes, ForgedProofLoses) {
       << r.parties[1].reason;
   EXPECT_EQ(r.executedNodes, 0);
   EXPECT_EQ(r.firstDivergent, -1);
-  // Forged in its last answer (the divergent node): the node is found, the
-  // forger loses and the honest party is still confirmed by one execution.
-  // (Node 4 of 6: one query_subtrees round, then node 4 itself.)
+  // Forged in its first answer after the search (node 4 of 6: the
+  // commitment's frontier locates it; then the chunk tree's frontier): the
+  // node is found, the forger loses and the honest party is still
+  // confirmed by one execution of the whole node.
   forge.forgeProof = 2;
   r = dispute(h, f, {}, forge);
   EXPECT_EQ(r.firstDivergent, 4);
   EXPECT_EQ(r.loser(), "B");
-  EXPECT_NE(r.parties[1].reason.find("invalid Merkle proof for node 4"),
+  EXPECT_NE(r.parties[1].reason.find("its chunk tree for node 4 does not give "
+                                     "its result hash"),
             std::string::npos)
       << r.parties[1].reason;
   EXPECT_EQ(r.executedNodes, 1);
+  EXPECT_FALSE(r.subNode);
   EXPECT_EQ(r.parties[0].claim, r.reference);
+  // Forged in a proof it supplies (an earlier node's, against its root): A
+  // faulty and the forger, its turn first.
+  forge.forgeProof = 3;
+  r = dispute(f, h, forge, {});
+  EXPECT_EQ(r.firstDivergent, 4);
+  EXPECT_EQ(r.loser(), "A");
+  EXPECT_NE(r.parties[0].reason.find("invalid Merkle proof for node 2"),
+            std::string::npos)
+      << r.parties[0].reason;
+  EXPECT_EQ(r.supplier, "B");
+  EXPECT_EQ(r.executedNodes, 1);
 }
 
 TEST_F(Disputes, TensorsThatDoNotMatchLose) {
@@ -477,9 +499,10 @@ TEST_F(Disputes, SilenceLoses) {
   DisputeResult r = dispute(h, f, {}, silent, fast);
   EXPECT_EQ(r.loser(), "B");
   EXPECT_NE(r.parties[1].reason.find("no answer"), std::string::npos);
-  // Silent once the node is found (commit, the descent round and the node
-  // query answered): it loses, A is confirmed by the execution.
-  silent.silentAfter = 3;
+  // Silent once the node is found (the commitment, whose frontier locates
+  // node 2 and gives the claims, answered; not the proof of node 2's
+  // input): it loses, B is confirmed by the execution.
+  silent.silentAfter = 1;
   r = dispute(f, h, silent, {}, fast);
   EXPECT_EQ(r.firstDivergent, 2);
   EXPECT_EQ(r.loser(), "A");
@@ -563,9 +586,10 @@ TEST_F(SubNodeDisputes, FindsTheChunkAndComputesOnlyIt) {
       EXPECT_TRUE(r.subNode) << r.wholeNodeReason;
       EXPECT_EQ(r.numChunks, 8);
       EXPECT_EQ(r.divergentChunk, 7);
-      // Roots, then one descent round: 8 chunks are 3 levels, and the
-      // round's frontier (8 single chunks) gives both digests.
-      EXPECT_EQ(r.chunkRounds, 1 + 1);
+      // One descent round: 8 chunks are 3 levels, and the round's
+      // frontier (8 single chunks) folds to the chunk root and gives both
+      // digests.
+      EXPECT_EQ(r.chunkRounds, 1);
       EXPECT_EQ(r.executedNodes, 1);
       // 32 whole rows of 128: exactly the chunk.
       EXPECT_EQ(r.computedElements, 4096);
@@ -618,7 +642,7 @@ TEST_F(SubNodeDisputes, BadChunksAndSilenceLose) {
   EXPECT_TRUE(r.subNode);
   // A forfeits during the chunk search: B is judged on the whole node.
   Behaviour quits;
-  quits.silentAfter = 3; // commit, the node round, the node: then nothing
+  quits.silentAfter = 1; // the commitment (and the node round): then nothing
   r = dispute(f, h, quits, {});
   EXPECT_EQ(r.loser(), "A");
   EXPECT_FALSE(r.subNode);
@@ -644,9 +668,9 @@ TEST_F(SubNodeDisputes, ChunkSearchNeedsNoTensorsFromTheAccused) {
 namespace {
 
 /// A party that answers its commitment and its first `switchAfter`
-/// query_subtrees from one trace and everything after from another: from
-/// then on its frontiers hash to the other trace's subtrees, not to what it
-/// claimed before.
+/// frontiers (the commitment's is the first) from one trace and everything
+/// after from another: from then on its frontiers hash to the other
+/// trace's subtrees, not to what it claimed before.
 struct TwoFaced : Responder {
   Responder &first, &second;
   int switchAfter;
@@ -660,11 +684,27 @@ struct TwoFaced : Responder {
     llvm::json::Object req;
     std::string type, err;
     EXPECT_TRUE(parseMessage(request, req, type, err)) << err;
+    // The commitment comes from the first trace; its frontier (the
+    // first round) from the second when switchAfter is 0.
+    bool frontier = type == "commit_request" || type == "query_subtrees";
     bool useFirst = type == "commit_request" ||
-                    (type == "query_subtrees" && subtrees++ < switchAfter);
+                    (frontier && subtrees < switchAfter);
+    if (frontier)
+      ++subtrees;
     if (!(useFirst ? first : second).respond(request, reply, attachment))
       return false;
-    if (extraHash && type == "query_subtrees") {
+    if (type == "commit_request" && switchAfter == 0) {
+      std::string other, att;
+      EXPECT_TRUE(second.respond(request, other, att));
+      llvm::json::Object r, o;
+      EXPECT_TRUE(parseMessage(reply, r, type, err));
+      EXPECT_TRUE(parseMessage(other, o, type, err));
+      r["hashes"] = *o.get("hashes");
+      r["results"] = *o.get("results");
+      reply = serialize(r);
+      type = "commit_request";
+    }
+    if (extraHash && frontier) {
       llvm::json::Object r;
       EXPECT_TRUE(parseMessage(reply, r, type, err));
       r.getArray("hashes")->push_back(toHex(Digest{}));
@@ -677,7 +717,7 @@ struct TwoFaced : Responder {
 } // namespace
 
 /// A chain of 40 nodes: leaves 0..31 are 5 levels deep (two descent
-/// rounds), 32..39 four (one round).
+/// rounds, the first the commitment), 32..39 four (the commitment's round).
 class ChainDisputes : public Disputes {
 protected:
   static constexpr int kNodes = 40;
@@ -704,9 +744,9 @@ protected:
 };
 
 TEST_F(ChainDisputes, RoundsAreTheLeafDepthOverFour) {
-  EXPECT_EQ(nodeRounds(kNodes, 0), 3);
-  EXPECT_EQ(nodeRounds(kNodes, 31), 3);
-  EXPECT_EQ(nodeRounds(kNodes, 32), 2);
+  EXPECT_EQ(nodeRounds(kNodes, 0), 2);
+  EXPECT_EQ(nodeRounds(kNodes, 31), 2);
+  EXPECT_EQ(nodeRounds(kNodes, 32), 1);
   std::string h = record("h");
   for (int64_t k = 0; k < kNodes; ++k) {
     std::string f = record("f" + std::to_string(k), k);
@@ -719,13 +759,15 @@ TEST_F(ChainDisputes, RoundsAreTheLeafDepthOverFour) {
       EXPECT_EQ(r.loser(), side ? "B" : "A");
       EXPECT_EQ(r.executedNodes, 1);
       EXPECT_TRUE(r.subNode) << r.wholeNodeReason;
-      // ceil(log2 40) = 6 levels: at most 2 descent rounds (v2: 6).
+      // ceil(log2 40) = 6 levels: at most 2 descent rounds (v2: 6), the
+      // first the commitment.
       EXPECT_EQ(r.rounds, nodeRounds(kNodes, k));
-      EXPECT_EQ(r.chunkRounds, 2);
-      // Every round asks both parties: commit, descent, node, chunk root,
-      // chunk descent; then the supplier proves the operand's node (none
-      // for node 0, which reads the input) and sends its chunk.
-      EXPECT_EQ(r.messages, 2 * (1 + r.rounds + r.chunkRounds) + (k ? 2 : 1));
+      EXPECT_EQ(r.chunkRounds, 1);
+      // Every round asks both parties: commit (the first node round), the
+      // other node rounds, the chunk round; then the supplier proves the
+      // operand's node (none for node 0, which reads the input) and sends
+      // its chunk.
+      EXPECT_EQ(r.messages, 2 * (r.rounds + r.chunkRounds) + (k ? 2 : 1));
     }
   }
 }
@@ -737,10 +779,11 @@ TEST_F(ChainDisputes, AnInconsistentFrontierLoses) {
   auto pf = TraceParty::open(f, {}, err);
   auto pg = TraceParty::open(g, {}, err);
   ASSERT_TRUE(ph && pf && pg) << err;
-  // B commits to f and answers the first round from it (the disagreement
-  // with A is in nodes [4, 8)), then the second from g: leaves 6 and 7 of g
-  // do not hash to the hash of [4, 8) it gave in round 1. It loses there,
-  // before any node is located; A is not blamed.
+  // B commits to f and answers the first round (the commitment's frontier)
+  // from it (the disagreement with A is in nodes [4, 8)), then the second
+  // from g: leaves 6 and 7 of g do not hash to the hash of [4, 8) it gave
+  // in round 1. It loses there, before any node is located; A is not
+  // blamed.
   TwoFaced b(*pf, *pg, 1);
   DisputeResult r = run(*ph, b);
   EXPECT_EQ(r.loser(), "B");
@@ -753,7 +796,9 @@ TEST_F(ChainDisputes, AnInconsistentFrontierLoses) {
   EXPECT_EQ(r.firstDivergent, -1);
   EXPECT_EQ(r.executedNodes, 0);
   // From the first round on: its frontier does not hash to its root.
-  TwoFaced a(*pf, *pg, 0);
+  auto pf1 = TraceParty::open(f, {}, err);
+  auto pg1 = TraceParty::open(g, {}, err);
+  TwoFaced a(*pf1, *pg1, 0);
   r = run(a, *ph);
   EXPECT_EQ(r.loser(), "A");
   EXPECT_EQ(r.rounds, 1);
@@ -774,7 +819,8 @@ TEST_F(ChainDisputes, AnInconsistentFrontierLoses) {
 
 TEST_F(ChainDisputes, ForgedSubtreeHashInALaterRoundLoses) {
   // forge-proof=2 corrupts the second tree answer: the second descent
-  // round's frontier (node 5 is 5 levels deep).
+  // round's frontier (node 5 is 5 levels deep; the commitment's frontier
+  // is the first).
   std::string h = record("h"), f = record("f", 5);
   Behaviour forge;
   forge.forgeProof = 2;
@@ -784,13 +830,15 @@ TEST_F(ChainDisputes, ForgedSubtreeHashInALaterRoundLoses) {
   EXPECT_NE(r.parties[1].reason.find("invalid subtree hashes for nodes [4, 8)"),
             std::string::npos)
       << r.parties[1].reason;
-  // forge-proof=3: its answer for node 5 itself.
+  // forge-proof=3: its first answer after the search (the chunk tree's
+  // frontier): node 5 is found, and A is confirmed by the whole node.
   forge.forgeProof = 3;
   r = dispute(h, f, {}, forge);
   EXPECT_EQ(r.firstDivergent, 5);
   EXPECT_EQ(r.loser(), "B");
-  EXPECT_NE(r.parties[1].reason.find("invalid Merkle proof for node 5"),
+  EXPECT_NE(r.parties[1].reason.find("chunk tree for node 5"),
             std::string::npos)
       << r.parties[1].reason;
   EXPECT_EQ(r.executedNodes, 1);
+  EXPECT_FALSE(r.subNode);
 }
