@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "plumb/Dispute/Protocol.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -31,10 +32,25 @@ llvm::json::Object makeMessage(llvm::StringRef type) {
 }
 
 std::string serialize(const llvm::json::Object &msg) {
+  // As llvm::json prints a Value holding the object (keys sorted), without
+  // copying the object into one.
+  std::vector<const llvm::json::Object::value_type *> entries;
+  entries.reserve(msg.size());
+  for (const auto &e : msg)
+    entries.push_back(&e);
+  llvm::sort(entries, [](const auto *a, const auto *b) {
+    return a->first < b->first;
+  });
   std::string s;
+  s.reserve(256);
   llvm::raw_string_ostream os(s);
-  os << llvm::json::Value(llvm::json::Object(msg));
-  return os.str();
+  llvm::json::OStream j(os);
+  j.object([&] {
+    for (const auto *e : entries)
+      j.attribute(e->first, e->second);
+  });
+  os.flush();
+  return s;
 }
 
 bool parseMessage(const std::string &line, llvm::json::Object &out,
@@ -82,12 +98,12 @@ bool digestsFromJson(const llvm::json::Value *v, std::vector<Digest> &out) {
   const llvm::json::Array *a = v ? v->getAsArray() : nullptr;
   if (!a)
     return false;
+  out.resize(a->size());
+  size_t i = 0;
   for (const llvm::json::Value &e : *a) {
     auto s = e.getAsString();
-    Digest d;
-    if (!s || !fromHex(s->str(), d))
+    if (!s || !fromHex(s->data(), s->size(), out[i++]))
       return false;
-    out.push_back(d);
   }
   return true;
 }
@@ -95,7 +111,7 @@ bool digestsFromJson(const llvm::json::Value *v, std::vector<Digest> &out) {
 bool digestFromJson(const llvm::json::Object &o, llvm::StringRef key,
                     Digest &out) {
   auto s = o.getString(key);
-  return s && fromHex(s->str(), out);
+  return s && fromHex(s->data(), s->size(), out);
 }
 
 llvm::json::Object tensorHeader(const exec::Tensor &t) {

@@ -106,21 +106,23 @@ struct Session {
   /// else loses.
   bool ask(int p, const llvm::json::Object &msg, const char *want,
            llvm::json::Object &reply) {
+    std::string request = serialize(msg);
     auto t0 = Clock::now();
     std::string err, line;
     ++res.messages;
-    bool ok = ch[p]->send(serialize(msg), err) &&
+    bool ok = ch[p]->send(request, err) &&
               ch[p]->receive(line, opts.roundTimeoutMs, err);
     waitMs += msSince(t0);
     return accept(p, msg, want, ok, line, err, reply);
   }
 
-  /// One round to both parties still standing: sends `msg[p]` to each
-  /// before reading either answer, so they work at the same time (the
-  /// round takes as long as the slower one). Each party has the round
+  /// One round to both parties still standing: sends `msg` (written once)
+  /// to each before reading either answer, so they work at the same time
+  /// (the round takes as long as the slower one). Each party has the round
   /// limit from its own request. `got[p]`: whether p answered validly.
-  void askBoth(const llvm::json::Object msg[2], const char *want,
+  void askBoth(const llvm::json::Object &msg, const char *want,
                llvm::json::Object reply[2], bool got[2]) {
+    std::string request = serialize(msg);
     auto t0 = Clock::now();
     bool sent[2] = {false, false};
     std::string err[2], line[2];
@@ -130,7 +132,7 @@ struct Session {
       if (!alive(p))
         continue;
       ++res.messages;
-      sent[p] = ch[p]->send(serialize(msg[p]), err[p]);
+      sent[p] = ch[p]->send(request, err[p]);
       deadline[p] = Clock::now() + std::chrono::milliseconds(opts.roundTimeoutMs);
     }
     bool ok[2] = {false, false};
@@ -141,12 +143,7 @@ struct Session {
     waitMs += msSince(t0);
     for (int p = 0; p < 2; ++p)
       if (alive(p))
-        got[p] = accept(p, msg[p], want, ok[p], line[p], err[p], reply[p]);
-  }
-  void askBoth(const llvm::json::Object &msg, const char *want,
-               llvm::json::Object reply[2], bool got[2]) {
-    const llvm::json::Object msgs[2] = {msg, msg};
-    askBoth(msgs, want, reply, got);
+        got[p] = accept(p, msg, want, ok[p], line[p], err[p], reply[p]);
   }
 
   /// Checks an answer to `msg` (`ok`: one line arrived): a party that did

@@ -13,31 +13,43 @@ namespace plumb {
 
 std::string toHex(const Digest &d) {
   static const char *h = "0123456789abcdef";
-  std::string s;
-  for (uint8_t b : d)
-    s += h[b >> 4], s += h[b & 15];
+  std::string s(64, '\0');
+  for (int i = 0; i < 32; ++i) {
+    s[2 * i] = h[d[i] >> 4];
+    s[2 * i + 1] = h[d[i] & 15];
+  }
   return s;
 }
 
-bool fromHex(const std::string &s, Digest &out) {
-  if (s.size() != 64)
-    return false;
-  auto val = [](char c) -> int {
-    if (c >= '0' && c <= '9')
-      return c - '0';
-    if (c >= 'a' && c <= 'f')
-      return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-      return c - 'A' + 10;
-    return -1;
-  };
-  for (int i = 0; i < 32; ++i) {
-    int hi = val(s[2 * i]), lo = val(s[2 * i + 1]);
-    if (hi < 0 || lo < 0)
-      return false;
-    out[i] = (uint8_t)(hi << 4 | lo);
+namespace {
+/// The value of each hex digit (either case), else -1.
+struct HexTable {
+  int8_t v[256];
+  constexpr HexTable() : v() {
+    for (int c = 0; c < 256; ++c)
+      v[c] = c >= '0' && c <= '9'   ? (int8_t)(c - '0')
+             : c >= 'a' && c <= 'f' ? (int8_t)(c - 'a' + 10)
+             : c >= 'A' && c <= 'F' ? (int8_t)(c - 'A' + 10)
+                                    : (int8_t)-1;
   }
-  return true;
+};
+constexpr HexTable kHex;
+} // namespace
+
+bool fromHex(const char *s, size_t n, Digest &out) {
+  if (n != 64)
+    return false;
+  int bad = 0;
+  for (int i = 0; i < 32; ++i) {
+    int hi = kHex.v[(uint8_t)s[2 * i]], lo = kHex.v[(uint8_t)s[2 * i + 1]];
+    bad |= hi | lo; // negative if either is not a digit
+    out[i] = (uint8_t)((unsigned)hi << 4 | (unsigned)lo);
+  }
+  return bad >= 0;
+}
+
+bool fromHex(const std::string &s, Digest &out) {
+  return fromHex(s.data(), s.size(), out);
 }
 
 Digest sha256(const void *data, size_t n) {

@@ -30,6 +30,7 @@ using Digest = std::array<uint8_t, 32>;
 std::string toHex(const Digest &d);
 /// Parses 64 hex digits; false on anything else.
 bool fromHex(const std::string &s, Digest &out);
+bool fromHex(const char *s, size_t n, Digest &out);
 Digest sha256(const void *data, size_t n);
 
 Digest merkleLeaf(const Digest &item);

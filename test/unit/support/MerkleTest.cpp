@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+
 using namespace plumb;
 
 static std::vector<Digest> items(size_t n) {
@@ -57,4 +59,18 @@ TEST(Merkle, HexRoundTrip) {
   ASSERT_TRUE(fromHex(toHex(d), back));
   EXPECT_EQ(back, d);
   EXPECT_FALSE(fromHex("xyz", back));
+  // Either case; exactly 64 digits; any other character anywhere fails.
+  std::string hex = toHex(d), upper = hex;
+  for (char &c : upper)
+    c = (char)std::toupper((unsigned char)c);
+  ASSERT_TRUE(fromHex(upper.data(), upper.size(), back));
+  EXPECT_EQ(back, d);
+  EXPECT_FALSE(fromHex(hex.data(), 63, back));
+  EXPECT_FALSE(fromHex((hex + "0").data(), 65, back));
+  for (size_t i : {size_t(0), size_t(1), size_t(31), size_t(63)})
+    for (char bad : {'g', 'G', ' ', '/', ':', '@', '`', '\0', '\xff'}) {
+      std::string h = hex;
+      h[i] = bad;
+      EXPECT_FALSE(fromHex(h, back)) << i << " " << (int)bad;
+    }
 }
