@@ -693,6 +693,23 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
                                                 shape.data()) * es;
     ArrayRef<char> raw;
     if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+      if (et != exec::ElemType::Bool && dense.isSplat() &&
+          dense.getRawData().size() == es) {
+        // One value: the box filled with it (doubling copies), not the
+        // whole tensor converted element by element first.
+        out = exec::Tensor::make(et, box.shape());
+        auto *dst = static_cast<char *>(out.raw());
+        size_t total = (size_t)box.numElements() * es;
+        if (total) {
+          std::memcpy(dst, dense.getRawData().data(), es);
+          for (size_t done = es; done < total;) {
+            size_t n = std::min(done, total - done);
+            std::memcpy(dst + done, dst, n);
+            done += n;
+          }
+        }
+        return true;
+      }
       if (!dense.isSplat() && et != exec::ElemType::Bool)
         raw = dense.getRawData();
     } else if (auto r = dyn_cast<DenseResourceElementsAttr>(attr)) {
@@ -1191,7 +1208,10 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     constants.emplace_back();
     std::string err;
     auto tc = Clock::now();
-    bool okc = exec::tensorFromAttr(attr, constants.back(), err);
+    auto ct = cast<ShapedType>(attr.getType());
+    bool okc = constantBox(
+        v, Box::whole(std::vector<int64_t>(ct.getShape().begin(), ct.getShape().end())),
+        constants.back(), err);
     res.constantsMs += msSince(tc);
     if (!okc) {
       res.error = "referee: " + err;

@@ -526,6 +526,41 @@ TEST_F(Disputes, OneChunkResultsAreExecutedWhole) {
   EXPECT_EQ(r.messages, searched.messages - 2 * searched.chunkRounds);
 }
 
+// A splat constant (one value for every element) is read as the box a
+// slice needs, or whole, filled with its value: the reference computation
+// still confirms the honest party, in part and whole.
+TEST_F(Disputes, SplatConstantsAreReadFilled) {
+  module = mlir::parseSourceString<mlir::ModuleOp>(
+      "func.func @main(%x: tensor<64x96xf32> {plumb.name = \"x\"}) -> tensor<64x80xf32> {"
+      " %w = plumb.constant dense<0.375> : tensor<96x80xf32>"
+      " %0 = plumb.matmul %x, %w {tree = #plumb.tree<blocked 16>}"
+      " : (tensor<64x96xf32>, tensor<96x80xf32>) -> tensor<64x80xf32>"
+      " return %0 : tensor<64x80xf32> }",
+      &ctx);
+  ASSERT_TRUE(module);
+  exec::Tensor x = exec::Tensor::make(exec::ElemType::F32, {64, 96});
+  for (int i = 0; i < 64 * 96; ++i)
+    x.as<float>()[i] = 0.01f * (float)((i * 29) % 97) - 0.4f;
+  inputs = {x};
+  std::string h = record("h"), f = record("f", 0, 20);
+  DisputeResult r = dispute(h, f);
+  EXPECT_TRUE(r.subNode) << r.wholeNodeReason;
+  EXPECT_EQ(r.loser(), "B");
+  EXPECT_EQ(r.numChunks, 2);
+  EXPECT_LT(r.computedElements, r.resultElements);
+  EXPECT_EQ(r.parties[0].chunkClaim, r.referenceChunk);
+  // B forfeits in the chunk search: A is judged on the whole node.
+  Behaviour quits;
+  quits.silentAfter = 1;
+  RefereeOptions fast = searching();
+  fast.roundTimeoutMs = 50;
+  r = dispute(h, f, {}, quits, fast);
+  EXPECT_FALSE(r.subNode);
+  EXPECT_EQ(r.loser(), "B");
+  EXPECT_TRUE(r.haveReference);
+  EXPECT_EQ(r.parties[0].claim, r.reference);
+}
+
 TEST_F(Disputes, InputsMustAgree) {
   std::vector<exec::Tensor> other = inputs;
   other[0].as<float>()[0] += 1.0f;
