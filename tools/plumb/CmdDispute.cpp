@@ -41,7 +41,7 @@ void printDisputeHelp(FILE *f) {
       "                     (two parties) [--behave NAME=BEHAVIOUR]...\n"
       "                     [--input NAME=FILE]... [--inputs-dir DIR]\n"
       "                     [--measure-full-run] [--round-timeout-ms N]\n"
-      "                     [--format text|json]\n"
+      "                     [--repeat N] [--format text|json]\n"
       "\n"
       "Settles a dispute between two parties that ran a model on the same\n"
       "inputs and published different traces (docs/dispute.md). The model is\n"
@@ -70,6 +70,14 @@ void printDisputeHelp(FILE *f) {
       "                         a fraction of a full run\n"
       "  --round-timeout-ms N   time a party has for one answer (default\n"
       "                         20000); a party that does not answer loses\n"
+      "  --repeat N             settle the same dispute N more times in this\n"
+      "                         process (new party processes each time) and\n"
+      "                         report the median and minimum referee time:\n"
+      "                         the cost of a referee that is already up (a\n"
+      "                         service), as 'plumb run --repeat' times warm\n"
+      "                         runs; with --measure-full-run the full run is\n"
+      "                         repeated too. Every repeat must reach the same\n"
+      "                         verdict.\n"
       "  --format text|json     output format (default text)\n"
       "  import options         --input-shape, --dim, --input-value as in\n"
       "                         'plumb import' (for .onnx models)\n"
@@ -100,7 +108,7 @@ int cmdDispute(std::vector<std::string> args) {
   std::vector<PartySpec> parties;
   std::vector<std::pair<std::string, std::string>> behaviours;
   bool measureFull = false;
-  int timeoutMs = 20000;
+  int timeoutMs = 20000, repeat = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
     std::string v;
@@ -150,6 +158,13 @@ int cmdDispute(std::vector<std::string> args) {
                           "to 3600000",
                           cmd);
       timeoutMs = (int)n;
+    } else if (takeValue(args, i, "--repeat", v, missing)) {
+      char *end = nullptr;
+      long n = missing ? -1 : std::strtol(v.c_str(), &end, 10);
+      if (missing || v.empty() || *end || n < 0 || n > 100)
+        return usageError("option '--repeat' needs a number from 0 to 100",
+                          cmd);
+      repeat = (int)n;
     } else if (a == "--measure-full-run") {
       measureFull = true;
     } else if (takeValue(args, i, "--format", v, missing)) {
@@ -274,24 +289,30 @@ int cmdDispute(std::vector<std::string> args) {
   // The parties, as separate processes.
   std::string self =
       llvm::sys::fs::getMainExecutable("plumb", (void *)&printDisputeHelp);
+  auto spawnParties =
+      [&](std::vector<std::unique_ptr<dispute::ProcessChannel>> &channels) {
+        for (const PartySpec &p : parties) {
+          std::vector<std::string> argv;
+          if (!p.command.empty()) {
+            argv = {"/bin/sh", "-c", p.command};
+          } else {
+            argv = {self, "serve-trace", p.dir};
+            for (const std::string &b : p.behave)
+              argv.push_back("--behave=" + b);
+          }
+          auto ch = dispute::ProcessChannel::spawn(argv, err);
+          if (!ch) {
+            std::fprintf(stderr, "plumb dispute: error: party %s: %s\n",
+                         p.name.c_str(), err.c_str());
+            return false;
+          }
+          channels.push_back(std::move(ch));
+        }
+        return true;
+      };
   std::vector<std::unique_ptr<dispute::ProcessChannel>> channels;
-  for (const PartySpec &p : parties) {
-    std::vector<std::string> argv;
-    if (!p.command.empty()) {
-      argv = {"/bin/sh", "-c", p.command};
-    } else {
-      argv = {self, "serve-trace", p.dir};
-      for (const std::string &b : p.behave)
-        argv.push_back("--behave=" + b);
-    }
-    auto ch = dispute::ProcessChannel::spawn(argv, err);
-    if (!ch) {
-      std::fprintf(stderr, "plumb dispute: error: party %s: %s\n",
-                   p.name.c_str(), err.c_str());
-      return 1;
-    }
-    channels.push_back(std::move(ch));
-  }
+  if (!spawnParties(channels))
+    return 1;
 
   dispute::Referee referee(mod);
   std::string partyNames[2] = {parties[0].name, parties[1].name};
@@ -320,6 +341,51 @@ int cmdDispute(std::vector<std::string> args) {
   }
   double fraction = fullMs > 0 ? res.refereeMs / fullMs : 0;
   std::string loser = res.error.empty() ? res.loser() : "none";
+
+  // Warm: the same dispute again with this process's code and data warm.
+  std::vector<double> warmRef, warmFull;
+  for (int r = 0; r < repeat; ++r) {
+    std::vector<std::unique_ptr<dispute::ProcessChannel>> again;
+    if (!spawnParties(again))
+      return 1;
+    dispute::DisputeResult w =
+        referee.run(*again[0], *again[1], partyNames, ropts);
+    again.clear();
+    std::string wloser = w.error.empty() ? w.loser() : "none";
+    if (wloser != loser || w.firstDivergent != res.firstDivergent ||
+        w.executedNodes != res.executedNodes || w.error != res.error) {
+      std::fprintf(stderr,
+                   "plumb dispute: error: --repeat: dispute %d reached "
+                   "another verdict (loser %s, node %lld; first: loser %s, "
+                   "node %lld)\n",
+                   r + 2, wloser.c_str(), (long long)w.firstDivergent,
+                   loser.c_str(), (long long)res.firstDivergent);
+      return 1;
+    }
+    warmRef.push_back(w.refereeMs);
+    if (measureFull) {
+      std::vector<exec::Tensor> outs;
+      auto t0 = std::chrono::steady_clock::now();
+      if (!exec::runFunction(func, inputs, outs, err)) {
+        std::fprintf(stderr, "plumb dispute: error: full run: %s\n",
+                     err.c_str());
+        return 1;
+      }
+      warmFull.push_back(std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - t0)
+                             .count());
+    }
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
+  double warmMs = median(warmRef);
+  double warmMin = warmRef.empty() ? 0
+                                   : *std::min_element(warmRef.begin(),
+                                                       warmRef.end());
+  double warmFullMs = warmFull.empty() ? fullMs : median(warmFull);
+  double warmFraction = warmFullMs > 0 ? warmMs / warmFullMs : 0;
 
   if (format == "json") {
     llvm::json::Object o;
@@ -355,6 +421,12 @@ int cmdDispute(std::vector<std::string> args) {
     o["full_run_ms"] = fullMs;
     o["full_run_source"] = fullSource;
     o["referee_fraction"] = fraction;
+    if (repeat > 0) {
+      o["referee_warm_ms"] = llvm::json::Object{
+          {"median", warmMs}, {"min", warmMin}, {"runs", repeat}};
+      o["full_run_warm_ms"] = warmFullMs;
+      o["referee_warm_fraction"] = warmFraction;
+    }
     if (!res.error.empty())
       o["error"] = res.error;
     llvm::json::Object ps;
@@ -403,6 +475,15 @@ int cmdDispute(std::vector<std::string> args) {
       std::printf(" vs full run %.3f ms (%s): %.3f%%", fullMs,
                   fullSource.c_str(), 100.0 * fraction);
     std::printf("\n");
+    if (repeat > 0) {
+      std::printf("warm referee: median %.3f ms, min %.3f ms over %d more "
+                  "disputes",
+                  warmMs, warmMin, repeat);
+      if (warmFullMs > 0)
+        std::printf(" vs full run %.3f ms: %.3f%%", warmFullMs,
+                    100.0 * warmFraction);
+      std::printf("\n");
+    }
     if (!res.error.empty())
       std::printf("no verdict: %s\n", res.error.c_str());
     std::printf("verdict: loser %s\n", loser.c_str());
