@@ -99,7 +99,7 @@ struct TraceRecorder::Pool {
     std::vector<Digest> leaves;
   };
   /// A small lent result (one chunk), handed off without a lock or an
-  /// allocation: the recording thread puts it into `ring`, any hashing
+  /// allocation: a recording thread puts it into `ring`, any hashing
   /// thread takes it out (a bounded multi-consumer queue after Dmitry
   /// Vyukov's: each cell's sequence number says whether it is free or full).
   struct Small {
@@ -118,7 +118,7 @@ struct TraceRecorder::Pool {
   };
   static constexpr size_t kRingCells = 1024; // a power of two
   std::unique_ptr<Cell[]> ring;
-  alignas(64) std::atomic<size_t> ringHead{0}; // next cell to fill
+  alignas(64) std::atomic<size_t> ringHead{0}; // next cell to claim to fill
   alignas(64) std::atomic<size_t> ringTail{0}; // next cell to take
   alignas(64) std::mutex mu;
   std::condition_variable work, idle;
@@ -286,18 +286,29 @@ struct TraceRecorder::Pool {
       idle.notify_all();
   }
 
-  /// Queues a small result (one recording thread at a time); false when
-  /// the ring is full (the caller hashes it itself).
+  /// Queues a small result; false when the ring is full (the caller
+  /// hashes it itself).
   bool pushSmall(const Small &item) {
     size_t pos = ringHead.load(std::memory_order_relaxed);
-    Cell &c = ring[pos & (kRingCells - 1)];
-    if (c.seq.load(std::memory_order_acquire) != pos)
-      return false;
-    c.item = item;
+    Cell *c;
+    while (true) {
+      c = &ring[pos & (kRingCells - 1)];
+      size_t seq = c->seq.load(std::memory_order_acquire);
+      auto dif = (std::ptrdiff_t)seq - (std::ptrdiff_t)pos;
+      if (dif == 0) {
+        if (ringHead.compare_exchange_weak(pos, pos + 1,
+                                           std::memory_order_relaxed))
+          break;
+      } else if (dif < 0) {
+        return false;
+      } else {
+        pos = ringHead.load(std::memory_order_relaxed);
+      }
+    }
+    c->item = item;
     pending.fetch_add(1, std::memory_order_relaxed);
     item.nodePending->fetch_add(1, std::memory_order_relaxed);
-    ringHead.store(pos + 1, std::memory_order_relaxed);
-    c.seq.store(pos + 1, std::memory_order_release);
+    c->seq.store(pos + 1, std::memory_order_release);
     // Armed threads poll; an unarmed pool's sleeping threads need a call.
     if (sleepers.load(std::memory_order_relaxed) > 0) {
       { std::lock_guard<std::mutex> lock(mu); }
