@@ -102,8 +102,10 @@ bool digestsFromJson(const llvm::json::Value *v, std::vector<Digest> &out) {
   size_t i = 0;
   for (const llvm::json::Value &e : *a) {
     auto s = e.getAsString();
-    if (!s || !fromHex(s->data(), s->size(), out[i++]))
+    if (!s || !fromHex(s->data(), s->size(), out[i++])) {
+      out.clear(); // nothing half-parsed
       return false;
+    }
   }
   return true;
 }

@@ -602,7 +602,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
   for (int p = 0; p < 2; ++p) {
     const std::vector<Digest> &results = leafResults[p];
     if (results.empty()) {
-      s.lose(p, "sent no result hashes for node " + std::to_string(K));
+      s.lose(p, "sent no valid result hashes for node " + std::to_string(K));
       continue;
     }
     if (results.size() != op->getNumResults()) {
@@ -761,7 +761,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     if (m == 1 && !opts.searchOneChunk) {
       // The chunk is the whole result. Unless its parts of the inputs are
       // smaller than the inputs (a slice, say), the chunk search would only
-      // add its two rounds to the same computation and data.
+      // add its round to the same computation and data.
       SlicePlan whole;
       bool partial = false;
       if (planSlice(op, 0, numel, whole, why))

@@ -309,6 +309,9 @@ struct TraceRecorder::Pool {
     pending.fetch_add(1, std::memory_order_relaxed);
     item.nodePending->fetch_add(1, std::memory_order_relaxed);
     c->seq.store(pos + 1, std::memory_order_release);
+    // Publish before reading `sleepers` (a thread going to sleep publishes
+    // `sleepers` before it reads the ring): no lost wake-up on any CPU.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
     // Armed threads poll; an unarmed pool's sleeping threads need a call.
     if (sleepers.load(std::memory_order_relaxed) > 0) {
       { std::lock_guard<std::mutex> lock(mu); }
@@ -317,9 +320,11 @@ struct TraceRecorder::Pool {
     return true;
   }
 
+  /// Whether the oldest cell holds a published result.
   bool smallQueued() const {
-    return ringHead.load(std::memory_order_relaxed) !=
-           ringTail.load(std::memory_order_relaxed);
+    size_t tail = ringTail.load(std::memory_order_relaxed);
+    return ring[tail & (kRingCells - 1)].seq.load(std::memory_order_acquire) ==
+           tail + 1;
   }
 
   /// Takes the oldest queued small result; false when none is.
@@ -592,9 +597,17 @@ bool TraceRecorder::begin(ModuleOp module, llvm::ArrayRef<exec::Tensor> inputs,
   }
   firstError.clear();
   hashSec = writeSec = 0;
-  // The graph hash and node ids print the whole IR: once per module.
-  if (header.module != module.getOperation()) {
+  // The graph hash and node ids print the whole IR: once per module (the
+  // same op, with the same first and last node and node count).
+  std::vector<Operation *> graph = graphNodes(main);
+  Operation *first = graph.empty() ? nullptr : graph.front();
+  Operation *last = graph.empty() ? nullptr : graph.back();
+  if (header.module != module.getOperation() ||
+      header.nodes.size() != graph.size() || header.first != first ||
+      header.last != last) {
     header.module = module.getOperation();
+    header.first = first;
+    header.last = last;
     auto contract = module->getAttrOfType<StringAttr>("plumb.contract");
     header.contract = contract ? contract.str() : "plumb-det-v1";
     header.graphHash = computeGraphHash(module);

@@ -424,8 +424,10 @@ int cmdDispute(std::vector<std::string> args) {
     if (repeat > 0) {
       o["referee_warm_ms"] = llvm::json::Object{
           {"median", warmMs}, {"min", warmMin}, {"runs", repeat}};
-      o["full_run_warm_ms"] = warmFullMs;
-      o["referee_warm_fraction"] = warmFraction;
+      if (!warmFull.empty()) { // measured here, not a party's run_ms
+        o["full_run_warm_ms"] = warmFullMs;
+        o["referee_warm_fraction"] = warmFraction;
+      }
     }
     if (!res.error.empty())
       o["error"] = res.error;

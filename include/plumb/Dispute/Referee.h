@@ -37,7 +37,7 @@ struct RefereeOptions {
   /// bound in the IR (plumb.bound_value) are always known.
   std::vector<std::optional<Digest>> knownInputs;
   /// Hold the chunk search even where the result is one chunk that reads
-  /// its inputs whole (it adds two rounds to the same computation; by
+  /// its inputs whole (it adds a round to the same computation; by
   /// default such a node is executed whole). For tests of the chunk search
   /// on small programs.
   bool searchOneChunk = false;

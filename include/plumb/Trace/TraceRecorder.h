@@ -109,7 +109,7 @@ private:
   int64_t hashedThrough = -1;
   /// The module of the last begin() and what begin() took from it.
   struct Header {
-    mlir::Operation *module = nullptr;
+    mlir::Operation *module = nullptr, *first = nullptr, *last = nullptr;
     std::string contract;
     Digest graphHash{};
     std::vector<NodeRecord> nodes;

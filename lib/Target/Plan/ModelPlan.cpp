@@ -472,6 +472,19 @@ llvm::Expected<ModelPlan> planModel(ModuleOp module, PlanOptions options) {
     return fail("the module has no func.func @main");
   if (main.getBody().getBlocks().size() != 1)
     return fail("@main must have a single block");
+  if (!options.resultUntil.empty()) {
+    const std::vector<int64_t> &u = options.resultUntil;
+    int64_t n = (int64_t)graphNodes(main).size();
+    if ((int64_t)u.size() != n)
+      return fail("resultUntil has " + std::to_string(u.size()) +
+                  " entries for " + std::to_string(n) + " nodes");
+    for (int64_t k = 0; k < n; ++k)
+      if (u[k] <= k || u[k] > n || (k && u[k] < u[k - 1]))
+        return fail("resultUntil[" + std::to_string(k) + "] = " +
+                    std::to_string(u[k]) +
+                    " is not a later node, at most the node count, and no "
+                    "earlier than the previous entry");
+  }
   ModelPlan plan;
   Planner planner(plan, options);
   if (auto err = planner.run(main))

@@ -196,6 +196,22 @@ TEST_F(PlanFixture, TracePlanKeepsResultsUntilTheirNode) {
   EXPECT_EQ(plan->resultLag, 2); // nodes 2 and 5: through 3 nodes later
 }
 
+// resultUntil must name a later node for every node, in order.
+TEST_F(PlanFixture, RefusesMalformedResultUntil) {
+  auto m = parse(kChain);
+  ASSERT_TRUE(m);
+  for (std::vector<int64_t> bad :
+       {std::vector<int64_t>{2, 2, 5}, {0, 2, 5, 5, 5, 8, 9, 9, 9},
+        {2, 2, 5, 4, 5, 8, 9, 9, 9}, {2, 2, 5, 5, 5, 8, 9, 9, 10}}) {
+    PlanOptions options;
+    options.resultUntil = bad;
+    auto plan = planModel(*m, options);
+    ASSERT_FALSE(!!plan);
+    EXPECT_NE(llvm::toString(plan.takeError()).find("resultUntil"),
+              std::string::npos);
+  }
+}
+
 // The trace plan's lags come from the estimate: non-decreasing, at least
 // one node, at most kTraceResultLag, and a function of the module.
 TEST_F(PlanFixture, TraceResultUntilIsBoundedAndMonotone) {
