@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <map>
 #include <set>
@@ -76,6 +77,14 @@ Referee::Referee(ModuleOp module) : module(module) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// CPU time of the calling thread (user and system).
+double threadCpuMs() {
+  timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+    return 0;
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
 
 double msSince(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -461,6 +470,7 @@ bool assembleBox(exec::ElemType type, const std::vector<int64_t> &shape,
 DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
                            const RefereeOptions &opts) {
   auto start = Clock::now();
+  double cpuStart = threadCpuMs();
   DisputeResult res;
   res.parties[0].name = names[0];
   res.parties[1].name = names[1];
@@ -469,6 +479,7 @@ DisputeResult Referee::run(Channel &a, Channel &b, const std::string names[2],
     s.end();
     res.wallMs = msSince(start);
     res.refereeMs = res.wallMs - s.waitMs;
+    res.cpuMs = threadCpuMs() - cpuStart;
     for (int p = 0; p < 2; ++p) {
       res.parties[p].bytesSent = s.ch[p]->bytesSent;
       res.parties[p].bytesReceived = s.ch[p]->bytesReceived;

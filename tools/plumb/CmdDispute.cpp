@@ -418,6 +418,8 @@ int cmdDispute(std::vector<std::string> args) {
     o["constants_ms"] = res.constantsMs;
     o["verify_ms"] = res.verifyMs;
     o["wall_ms"] = res.wallMs;
+    o["referee_cpu_ms"] = res.cpuMs;
+    o["referee_cpu_fraction"] = fullMs > 0 ? res.cpuMs / fullMs : 0;
     o["full_run_ms"] = fullMs;
     o["full_run_source"] = fullSource;
     o["referee_fraction"] = fraction;

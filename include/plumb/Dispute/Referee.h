@@ -106,6 +106,10 @@ struct DisputeResult {
   double refereeMs = 0;
   double nodeExecMs = 0;
   double wallMs = 0;
+  /// CPU time of the referee's thread over the whole protocol (user and
+  /// system: its JSON, hashing and execution, and the kernel's work for its
+  /// messages; time blocked waiting for parties is not CPU time).
+  double cpuMs = 0;
   /// Parts of refereeMs: loading the node's constants from the IR, and
   /// checking supplied data (hashing tensors and chunks, chunk proofs); the
   /// rest of it is the protocol (messages, JSON, node and chunk proofs) and
