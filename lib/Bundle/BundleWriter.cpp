@@ -218,7 +218,7 @@ llvm::Expected<Manifest> writeBundle(ModuleOp module, const std::string &dir,
   std::string image;
   if (auto err = target::buildWeightImage(*plan, image))
     return std::move(err);
-  m.weightsSha256 = toHex(sha256(image.data(), image.size()));
+  m.weightsSha256 = toHex(fastSha256(image.data(), image.size()));
 
   // Assemble beside the destination.
   std::string tmp = dir + ".tmp-" + std::to_string(getpid());

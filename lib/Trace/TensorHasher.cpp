@@ -33,52 +33,6 @@ namespace {
 const uint32_t *const K = plumb_sha256_k;
 
 #ifdef PLUMB_HAVE_X86_SHA
-__attribute__((target("sha,sse4.1,ssse3"))) void
-compressShaNi(uint32_t *s, const uint8_t *p, size_t count) {
-  // Big-endian words from the block, and the state as ABEF / CDGH.
-  const __m128i swap =
-      _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
-  __m128i abcd = _mm_loadu_si128((const __m128i *)&s[0]);
-  __m128i efgh = _mm_loadu_si128((const __m128i *)&s[4]);
-  abcd = _mm_shuffle_epi32(abcd, 0xB1);                // CDAB
-  efgh = _mm_shuffle_epi32(efgh, 0x1B);                // HGFE
-  __m128i abef = _mm_alignr_epi8(abcd, efgh, 8);       // ABEF
-  __m128i cdgh = _mm_blend_epi16(efgh, abcd, 0xF0);    // CDGH
-  for (; count; --count, p += 64) {
-    __m128i saveAbef = abef, saveCdgh = cdgh;
-    __m128i m[4];
-    // Fully unrolled, the four message groups live in registers.
-#pragma GCC unroll 16
-    for (int g = 0; g < 16; ++g) {
-      __m128i w;
-      if (g < 4) {
-        w = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * g)),
-                             swap);
-      } else {
-        // W[t..t+3] from the four previous groups M0..M3 (oldest first).
-        __m128i m0 = m[g % 4], m1 = m[(g + 1) % 4], m2 = m[(g + 2) % 4],
-                m3 = m[(g + 3) % 4];
-        w = _mm_sha256msg1_epu32(m0, m1);
-        w = _mm_add_epi32(w, _mm_alignr_epi8(m3, m2, 4));
-        w = _mm_sha256msg2_epu32(w, m3);
-      }
-      m[g % 4] = w;
-      __m128i wk = _mm_add_epi32(w, _mm_loadu_si128((const __m128i *)&K[4 * g]));
-      cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
-      wk = _mm_shuffle_epi32(wk, 0x0E);
-      abef = _mm_sha256rnds2_epu32(abef, cdgh, wk);
-    }
-    abef = _mm_add_epi32(abef, saveAbef);
-    cdgh = _mm_add_epi32(cdgh, saveCdgh);
-  }
-  __m128i feba = _mm_shuffle_epi32(abef, 0x1B);        // FEBA
-  __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);        // DCHG
-  abcd = _mm_blend_epi16(feba, dchg, 0xF0);            // DCBA
-  efgh = _mm_alignr_epi8(dchg, feba, 8);               // HGFE
-  _mm_storeu_si128((__m128i *)&s[0], abcd);
-  _mm_storeu_si128((__m128i *)&s[4], efgh);
-}
-
 // Sixteen independent SHA-256 streams, one per 32-bit lane of the AVX-512
 // registers (FIPS 180-4 word for word: each vector op does one step of the
 // scalar compression for all sixteen). Lane l compresses `count` blocks at
@@ -181,15 +135,6 @@ bool detectAvx512() {
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
 }
 
-bool detectShaNi() {
-  unsigned a, b, c, d;
-  if (!__get_cpuid(1, &a, &b, &c, &d))
-    return false;
-  bool ssse3 = c & (1u << 9), sse41 = c & (1u << 19);
-  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
-    return false;
-  return ssse3 && sse41 && (b & (1u << 29));
-}
 #endif
 
 using CompressFn = void (*)(uint32_t *, const uint8_t *, size_t);
@@ -200,7 +145,7 @@ bool available(Sha256Impl impl) {
     return true;
   case Sha256Impl::ShaNi:
 #ifdef PLUMB_HAVE_X86_SHA
-    return detectShaNi();
+    return plumb_sha256_has_shani() != 0;
 #else
     return false;
 #endif
@@ -296,11 +241,9 @@ Sha256::~Sha256() {
 }
 
 void Sha256::blocks(const uint8_t *p, size_t count) {
-#ifdef PLUMB_HAVE_X86_SHA
   if (current == Sha256Impl::ShaNi)
-    return compressShaNi(state, p, count);
-#endif
-  plumb_sha256_blocks(state, p, count);
+    return plumb_sha256_blocks_shani(state, p, count);
+  plumb_sha256_blocks_portable(state, p, count);
 }
 
 void Sha256::update(const void *data, size_t n) {

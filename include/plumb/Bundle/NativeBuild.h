@@ -13,6 +13,8 @@
 #ifndef PLUMB_BUNDLE_NATIVEBUILD_H
 #define PLUMB_BUNDLE_NATIVEBUILD_H
 
+#include "plumb/Support/Merkle.h"
+
 #include "llvm/Support/Error.h"
 
 #include <functional>
@@ -100,6 +102,9 @@ void storeInCache(const std::string &key, const std::string &target,
 
 /// SHA-256 of a file's bytes (hex), or "" when unreadable.
 std::string fileSha256(const std::string &path);
+/// SHA-256 of a buffer with the fastest implementation here (SHA-NI or
+/// OpenSSL; the same digest as plumb::sha256).
+Digest fastSha256(const void *data, size_t n);
 
 } // namespace bundle
 } // namespace plumb

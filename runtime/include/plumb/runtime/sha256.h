@@ -31,8 +31,17 @@ void plumb_sha256(const void *data, size_t n, uint8_t digest[32]);
 /// 64-byte blocks, for hashers with their own buffering or instructions
 /// (lib/Trace/TensorHasher.cpp's SHA-NI path).
 extern const uint32_t plumb_sha256_k[64];
+/// Compresses `count` 64-byte blocks into `state`: with SHA-NI where the CPU
+/// has it (x86), else portable code; the same digests either way.
 void plumb_sha256_blocks(uint32_t state[8], const uint8_t *blocks,
                          size_t count);
+/// The portable compression alone, and whether SHA-NI is there (then
+/// plumb_sha256_blocks_shani uses it; elsewhere it is the portable code).
+void plumb_sha256_blocks_portable(uint32_t state[8], const uint8_t *blocks,
+                                  size_t count);
+int plumb_sha256_has_shani(void);
+void plumb_sha256_blocks_shani(uint32_t state[8], const uint8_t *blocks,
+                               size_t count);
 
 #ifdef __cplusplus
 }
