@@ -197,6 +197,36 @@ struct DwGeom {
   int64_t K, block, m, bl;
 };
 
+/// Geometry of a direct conv with K terms per output (depthwise: KH*KW;
+/// group 1: Cin*KH*KW): the padded row length and the tree's chunks.
+DwGeom dwGeom(const plumb_conv2d_params &p, int64_t K, int64_t block) {
+  DwGeom g;
+  g.H = p.H, g.W = p.W, g.OH = p.OH, g.OW = p.OW, g.KH = p.KH, g.KW = p.KW;
+  g.sh = p.stride_h, g.sw = p.stride_w, g.dh = p.dilation_h;
+  g.dw = p.dilation_w, g.pt = p.pad_top, g.pl = p.pad_left;
+  const int64_t owR = (p.OW + 15) / 16 * 16;
+  g.Wp = std::max(p.pad_left + p.W,
+                  (owR - 1) * g.sw + (p.KW - 1) * g.dw + 1 + 32 * g.sw) + 16;
+  g.K = K;
+  g.block = block < 0 ? 0 : block;
+  g.m = treeChunks(g.K, g.block);
+  g.bl = g.m == 1 ? g.K : g.block;
+  return g;
+}
+
+/// Copies `rows` input rows of width W into rows of Wp floats, pad_left
+/// zeros before and zeros after.
+void padRows(const float *src, int64_t rows, int64_t W, int64_t padLeft,
+             int64_t Wp, float *dst) {
+  for (int64_t r = 0; r < rows; ++r) {
+    float *d = dst + r * Wp;
+    std::fill(d, d + padLeft, 0.0f);
+    memcpy(d + padLeft, src + r * W, sizeof(float) * W);
+    std::fill(d + padLeft + W, d + Wp, 0.0f);
+  }
+}
+
+
 /// Loads the 16 inputs of lanes ow0..ow0+15 for tap offset `src` (already
 /// at ow0 * sw + kw * dw in the padded row).
 PLUMB_TGT_AVX512 inline __m512 dwLoad(const float *src, int64_t sw,
@@ -207,6 +237,24 @@ PLUMB_TGT_AVX512 inline __m512 dwLoad(const float *src, int64_t sw,
     return _mm512_permutex2var_ps(_mm512_loadu_ps(src), idx2,
                                   _mm512_loadu_ps(src + 16));
   return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), 0xFFFF, idxS, src, 4);
+}
+
+/// treeCombine over the m chunk vectors at work (16 floats each): stride-
+/// halving, padding skipped; the result is in the first.
+PLUMB_TGT_AVX512 inline __m512 combineChunks(float *work, int64_t m) {
+  int64_t p = 1;
+  while (p < m)
+    p <<= 1;
+  for (int64_t s = p >> 1; s >= 1; s >>= 1) {
+    for (int64_t i = 0; i < s; ++i)
+      if (i + s < m)
+        _mm512_storeu_ps(work + i * 16,
+                         _mm512_add_ps(_mm512_loadu_ps(work + i * 16),
+                                       _mm512_loadu_ps(work + (i + s) * 16)));
+    if (m > s)
+      m = s;
+  }
+  return _mm512_loadu_ps(work);
 }
 
 /// One output row oh of one plane. rows[kh] points at the padded input row
@@ -248,21 +296,7 @@ PLUMB_TGT_AVX512 void dwRow(const DwGeom &g, const float *const *rows,
         }
         _mm512_storeu_ps(work + c * 16, acc);
       }
-      // treeCombine over the m chunk vectors (stride-halving, padding
-      // skipped).
-      int64_t m = g.m, p = 1;
-      while (p < m)
-        p <<= 1;
-      for (int64_t s = p >> 1; s >= 1; s >>= 1) {
-        for (int64_t i = 0; i < s; ++i)
-          if (i + s < m)
-            _mm512_storeu_ps(work + i * 16,
-                             _mm512_add_ps(_mm512_loadu_ps(work + i * 16),
-                                           _mm512_loadu_ps(work + (i + s) * 16)));
-        if (m > s)
-          m = s;
-      }
-      dot = _mm512_loadu_ps(work);
+      dot = combineChunks(work, g.m);
     }
     __m512 v = hasBias ? _mm512_add_ps(dot, vb) : dot;
     const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
@@ -283,17 +317,7 @@ bool depthwiseDirect(const plumb_conv2d_params &p, const float *X,
       plumb_rt_gemm_active_isa() < detail::kIsaAvx512 || p.OW < 1 ||
       p.OH < 1)
     return false;
-  DwGeom g;
-  g.H = p.H, g.W = p.W, g.OH = p.OH, g.OW = p.OW, g.KH = p.KH, g.KW = p.KW;
-  g.sh = p.stride_h, g.sw = p.stride_w, g.dh = p.dilation_h;
-  g.dw = p.dilation_w, g.pt = p.pad_top, g.pl = p.pad_left;
-  const int64_t owR = (p.OW + 15) / 16 * 16;
-  g.Wp = std::max(p.pad_left + p.W,
-                  (owR - 1) * g.sw + (p.KW - 1) * g.dw + 1 + 32 * g.sw) + 16;
-  g.K = p.KH * p.KW;
-  g.block = block < 0 ? 0 : block;
-  g.m = treeChunks(g.K, g.block);
-  g.bl = g.m == 1 ? g.K : g.block;
+  const DwGeom g = dwGeom(p, p.KH * p.KW, block);
   if (g.Wp > (int64_t(1) << 24))
     return false;
   const int64_t planes = p.N * p.group, P = p.OH * p.OW;
@@ -310,13 +334,7 @@ bool depthwiseDirect(const plumb_conv2d_params &p, const float *X,
     std::vector<const float *> rows(static_cast<size_t>(p.KH));
     for (int64_t pl = lo; pl < hi; ++pl) {
       const int64_t n = pl / p.group, c = pl % p.group;
-      const float *xp = X + pl * p.H * p.W;
-      for (int64_t ih = 0; ih < p.H; ++ih) {
-        float *d = buf.data() + ih * g.Wp;
-        std::fill(d, d + p.pad_left, 0.0f);
-        memcpy(d + p.pad_left, xp + ih * p.W, sizeof(float) * p.W);
-        std::fill(d + p.pad_left + p.W, d + g.Wp, 0.0f);
-      }
+      padRows(X + pl * p.H * p.W, p.H, p.W, p.pad_left, g.Wp, buf.data());
       const float *w = Wt + c * g.K;
       float *yp = Y + pl * P;
       for (int64_t oh = 0; oh < p.OH; ++oh) {
@@ -386,23 +404,8 @@ PLUMB_TGT_AVX512 void smallRow(const DwGeom &g, int64_t Cout,
     const __mmask16 keep = static_cast<__mmask16>((1u << lanes) - 1);
     for (int64_t o = 0; o < Cout; ++o) {
       __m512 v = acc[o];
-      if (g.m > 1) {
-        // treeCombine over the m chunk vectors (stride-halving).
-        float *wo = work + o * g.m * 16;
-        int64_t m = g.m, p = 1;
-        while (p < m)
-          p <<= 1;
-        for (int64_t s = p >> 1; s >= 1; s >>= 1) {
-          for (int64_t i = 0; i < s; ++i)
-            if (i + s < m)
-              _mm512_storeu_ps(wo + i * 16,
-                               _mm512_add_ps(_mm512_loadu_ps(wo + i * 16),
-                                             _mm512_loadu_ps(wo + (i + s) * 16)));
-          if (m > s)
-            m = s;
-        }
-        v = _mm512_loadu_ps(wo);
-      }
+      if (g.m > 1)
+        v = combineChunks(work + o * g.m * 16, g.m);
       if (bias)
         v = _mm512_add_ps(v, _mm512_set1_ps(bias[o]));
       const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
@@ -423,17 +426,8 @@ bool smallDirect(const plumb_conv2d_params &p, const float *X,
       plumb_rt_gemm_active_isa() < detail::kIsaAvx512 || p.OW < 1 ||
       p.OH < 1 || p.Cin < 1)
     return false;
-  DwGeom g;
-  g.H = p.H, g.W = p.W, g.OH = p.OH, g.OW = p.OW, g.KH = p.KH, g.KW = p.KW;
-  g.sh = p.stride_h, g.sw = p.stride_w, g.dh = p.dilation_h;
-  g.dw = p.dilation_w, g.pt = p.pad_top, g.pl = p.pad_left;
+  const DwGeom g = dwGeom(p, p.Cin * p.KH * p.KW, block);
   const int64_t owR = (p.OW + 15) / 16 * 16;
-  g.Wp = std::max(p.pad_left + p.W,
-                  (owR - 1) * g.sw + (p.KW - 1) * g.dw + 1 + 32 * g.sw) + 16;
-  g.K = p.Cin * p.KH * p.KW;
-  g.block = block < 0 ? 0 : block;
-  g.m = treeChunks(g.K, g.block);
-  g.bl = g.m == 1 ? g.K : g.block;
   // The padded planes of one image must stay small (they are per thread).
   if (g.Wp > (int64_t(1) << 16) || p.Cin * (p.H + 1) * g.Wp > (int64_t(1) << 22))
     return false;
@@ -460,14 +454,8 @@ bool smallDirect(const plumb_conv2d_params &p, const float *X,
       buf.resize(need);
     float *zero = buf.data() + p.Cin * p.H * g.Wp;
     std::fill(zero, zero + g.Wp, 0.0f);
-    for (int64_t ci = 0; ci < p.Cin; ++ci)
-      for (int64_t ih = 0; ih < p.H; ++ih) {
-        float *d = buf.data() + (ci * p.H + ih) * g.Wp;
-        std::fill(d, d + p.pad_left, 0.0f);
-        memcpy(d + p.pad_left, X + ((n * p.Cin + ci) * p.H + ih) * p.W,
-               sizeof(float) * p.W);
-        std::fill(d + p.pad_left + p.W, d + g.Wp, 0.0f);
-      }
+    padRows(X + n * p.Cin * p.H * p.W, p.Cin * p.H, p.W, p.pad_left, g.Wp,
+            buf.data());
     const float *planes = buf.data();
     parallelFor(0, p.OH,
                 std::max<int64_t>(1, 8192 / std::max<int64_t>(g.K * CO * owR, 1)),
