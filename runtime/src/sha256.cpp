@@ -115,7 +115,13 @@ bool detectShaNi() {
   return ssse3 && sse41 && (b & (1u << 29));
 }
 
-const bool kHaveShaNi = detectShaNi();
+// Detected on first use, not by a static initialiser: other translation
+// units ask during their own static initialisation (in an unspecified
+// order), and must not see "no SHA-NI" before the answer is known.
+bool haveShaNi() {
+  static const bool have = detectShaNi();
+  return have;
+}
 #endif
 
 } // namespace
@@ -130,7 +136,7 @@ void plumb_sha256_blocks_portable(uint32_t state[8], const uint8_t *blocks,
 
 int plumb_sha256_has_shani(void) {
 #ifdef PLUMB_SHA256_X86
-  return kHaveShaNi ? 1 : 0;
+  return haveShaNi() ? 1 : 0;
 #else
   return 0;
 #endif
@@ -139,7 +145,7 @@ int plumb_sha256_has_shani(void) {
 void plumb_sha256_blocks_shani(uint32_t state[8], const uint8_t *blocks,
                                size_t count) {
 #ifdef PLUMB_SHA256_X86
-  if (kHaveShaNi)
+  if (haveShaNi())
     return compressShaNi(state, blocks, count);
 #endif
   plumb_sha256_blocks_portable(state, blocks, count);

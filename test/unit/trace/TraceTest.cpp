@@ -68,6 +68,16 @@ INSTANTIATE_TEST_SUITE_P(Impls, TensorHasher,
                                            trace::Sha256Impl::ShaNi,
                                            trace::Sha256Impl::OpenSSL));
 
+// The default is chosen during static initialisation, when the runtime's
+// SHA-NI detection must already answer (it once fell back to OpenSSL when
+// the runtime's initialiser had not run yet). Tests restore the default.
+TEST(TensorHasherSelect, StartsWithTheFastest) {
+  if (plumb_sha256_has_shani())
+    EXPECT_EQ(trace::sha256Impl(), trace::Sha256Impl::ShaNi);
+  else
+    EXPECT_NE(trace::sha256Impl(), trace::Sha256Impl::ShaNi);
+}
+
 TEST(TensorHasherSelect, PortableIsAlwaysThere) {
   trace::Sha256Impl saved = trace::sha256Impl();
   EXPECT_TRUE(trace::selectSha256(trace::Sha256Impl::Portable));
