@@ -374,17 +374,24 @@ struct TraceRecorder::Pool {
     return true;
   }
 
+  /// Hashes the next work there is: a queued small result, else a claim of
+  /// chunks; false when there is none.
+  bool hashNext(Sha256 &h, Claim &cl, double &sec) {
+    if (hashSmallOnce(sec))
+      return true;
+    if (!claim(cl, sec))
+      return false;
+    hashClaim(h, cl, sec);
+    return true;
+  }
+
   void loop() {
     Sha256 h;
     double sec = 0;
     Claim cl;
     while (true) {
-      if (hashSmallOnce(sec))
+      if (hashNext(h, cl, sec))
         continue;
-      if (claim(cl, sec)) {
-        hashClaim(h, cl, sec);
-        continue;
-      }
       // Wait a little without sleeping (yielding the core to anything
       // runnable): the next node's results are usually close. While a run
       // is being recorded (armed), keep waiting so: a wake-up costs tens
@@ -483,18 +490,14 @@ struct TraceRecorder::Pool {
     }
   }
 
-  /// Hashes one claim of queued chunks on the caller's thread; false when
-  /// nothing was left to claim.
+  /// Hashes one queued small result or claim of chunks on the caller's
+  /// thread; false when nothing was left.
   bool helpOnce() {
     double sec = 0;
     Claim cl;
-    bool small = hashSmallOnce(sec);
-    if (!small && !claim(cl, sec))
+    thread_local Sha256 h;
+    if (!hashNext(h, cl, sec))
       return false;
-    if (!small) {
-      thread_local Sha256 h;
-      hashClaim(h, cl, sec);
-    }
     std::lock_guard<std::mutex> lock(mu);
     busySec += sec;
     return true;
@@ -506,12 +509,7 @@ struct TraceRecorder::Pool {
     Sha256 h;
     double sec = 0;
     Claim cl;
-    while (true) {
-      if (hashSmallOnce(sec))
-        continue;
-      if (!claim(cl, sec))
-        break;
-      hashClaim(h, cl, sec);
+    while (hashNext(h, cl, sec)) {
     }
     {
       std::lock_guard<std::mutex> lock(mu);

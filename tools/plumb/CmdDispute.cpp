@@ -321,18 +321,23 @@ int cmdDispute(std::vector<std::string> args) {
   channels.clear(); // the parties exit
 
   // The cost of a full run, for comparison only.
-  double fullMs = 0;
-  std::string fullSource = "none";
-  if (measureFull) {
+  auto timeFullRun = [&](double &ms) {
     std::vector<exec::Tensor> outs;
     auto t0 = std::chrono::steady_clock::now();
     if (!exec::runFunction(func, inputs, outs, err)) {
       std::fprintf(stderr, "plumb dispute: error: full run: %s\n", err.c_str());
-      return 1;
+      return false;
     }
-    fullMs = std::chrono::duration<double, std::milli>(
-                 std::chrono::steady_clock::now() - t0)
-                 .count();
+    ms = std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t0)
+             .count();
+    return true;
+  };
+  double fullMs = 0;
+  std::string fullSource = "none";
+  if (measureFull) {
+    if (!timeFullRun(fullMs))
+      return 1;
     fullSource = "measured";
   } else {
     for (const dispute::PartyReport &p : res.parties)
@@ -364,16 +369,10 @@ int cmdDispute(std::vector<std::string> args) {
     }
     warmRef.push_back(w.refereeMs);
     if (measureFull) {
-      std::vector<exec::Tensor> outs;
-      auto t0 = std::chrono::steady_clock::now();
-      if (!exec::runFunction(func, inputs, outs, err)) {
-        std::fprintf(stderr, "plumb dispute: error: full run: %s\n",
-                     err.c_str());
+      double ms = 0;
+      if (!timeFullRun(ms))
         return 1;
-      }
-      warmFull.push_back(std::chrono::duration<double, std::milli>(
-                             std::chrono::steady_clock::now() - t0)
-                             .count());
+      warmFull.push_back(ms);
     }
   }
   auto median = [](std::vector<double> v) {

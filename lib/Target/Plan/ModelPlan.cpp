@@ -433,15 +433,17 @@ private:
   int64_t endPos = 0;
 };
 
+/// Bytes of a static tensor type in the runtime's layout (bool: one byte).
+int64_t bytesOf(Type t) {
+  auto r = cast<RankedTensorType>(t);
+  exec::ElemType et = exec::ElemType::F32;
+  exec::elemTypeOf(r.getElementType(), et);
+  return r.getNumElements() * (int64_t)exec::elemSize(et);
+}
+
 } // namespace
 
 std::vector<int64_t> scratchBytesOf(Operation *op) {
-  auto bytesOf = [](Type t) {
-    auto r = cast<RankedTensorType>(t);
-    exec::ElemType et = exec::ElemType::F32;
-    exec::elemTypeOf(r.getElementType(), et);
-    return r.getNumElements() * (int64_t)exec::elemSize(et);
-  };
   // layer_norm: scale and bias broadcast to the normalised shape.
   if (auto ln = dyn_cast<LayerNormOp>(op)) {
     auto x = cast<RankedTensorType>(ln->getOperand(0).getType());
@@ -512,8 +514,7 @@ llvm::Expected<std::vector<int64_t>> traceResultUntil(ModuleOp module) {
     for (Value r : nodes[k]->getResults())
       if (auto ty = dyn_cast<RankedTensorType>(r.getType()))
         if (ty.hasStaticShape())
-          bytes += (uint64_t)ty.getNumElements() *
-                   std::max<uint64_t>(1, ty.getElementTypeBitWidth() / 8);
+          bytes += (uint64_t)bytesOf(ty);
     t += (double)gas->second;
     end[k] = t;
     h = std::max(h, t) + (double)bytes * (double)kTraceHashGasPerByte;

@@ -109,6 +109,32 @@ TEST_F(PlanFixture, LiveBuffersNeverOverlapAndAreReused) {
 // k+1 .. k+lag+1 run (the fence before node k+lag+1 waits for their
 // hashes), whatever their last use; with a small lag buffers are still
 // reused, and a lag beyond the node count reuses none but the reshapes'.
+/// No node j in k+1 .. until[k] writes over node k's results (arena values;
+/// an aliased reshape writes nothing).
+void expectResultsKept(const ModelPlan &plan,
+                       const std::vector<int64_t> &until) {
+  const std::vector<Operation *> &nodes = plan.nodes;
+  int64_t n = (int64_t)nodes.size();
+  auto range = [&](Value v) {
+    const ValueInfo &i = plan.info(v);
+    return std::make_pair(i.storage.offset, i.storage.offset + i.bytes);
+  };
+  for (int64_t k = 0; k < n; ++k)
+    for (Value r : nodes[k]->getResults()) {
+      if (plan.info(r).storage.kind != StorageKind::Arena)
+        continue;
+      for (int64_t j = k + 1; j < n && j <= until[k]; ++j)
+        for (Value w : nodes[j]->getResults()) {
+          const ValueInfo &iw = plan.info(w);
+          if (iw.storage.kind != StorageKind::Arena || iw.aliased)
+            continue;
+          auto a = range(r), b = range(w);
+          EXPECT_TRUE(a.second <= b.first || b.second <= a.first)
+              << "node " << j << " overwrites node " << k;
+        }
+    }
+}
+
 TEST_F(PlanFixture, TracePlanKeepsResultsForTheLag) {
   auto m = parse(kChain);
   ASSERT_TRUE(m);
@@ -119,24 +145,11 @@ TEST_F(PlanFixture, TracePlanKeepsResultsForTheLag) {
     ASSERT_TRUE(!!plan) << llvm::toString(plan.takeError());
     EXPECT_EQ(plan->resultLag, lag);
     const std::vector<Operation *> &nodes = plan->nodes;
-    auto range = [&](Value v) {
-      const ValueInfo &i = plan->info(v);
-      return std::make_pair(i.storage.offset, i.storage.offset + i.bytes);
-    };
-    for (size_t k = 0; k < nodes.size(); ++k)
-      for (Value r : nodes[k]->getResults()) {
-        if (plan->info(r).storage.kind != StorageKind::Arena)
-          continue;
-        for (size_t j = k + 1; j < nodes.size() && (int64_t)j <= (int64_t)k + lag + 1; ++j)
-          for (Value w : nodes[j]->getResults()) {
-            const ValueInfo &iw = plan->info(w);
-            if (iw.storage.kind != StorageKind::Arena || iw.aliased)
-              continue;
-            auto a = range(r), b = range(w);
-            EXPECT_TRUE(a.second <= b.first || b.second <= a.first)
-                << "lag " << lag << ": node " << j << " overwrites node " << k;
-          }
-      }
+    std::vector<int64_t> until;
+    for (int64_t k = 0; k < (int64_t)nodes.size(); ++k)
+      until.push_back(k + lag + 1);
+    SCOPED_TRACE("lag " + std::to_string(lag));
+    expectResultsKept(*plan, until);
     if (lag == 0)
       EXPECT_LT(plan->arenaBytes, plan->unplannedBytes);
     if (lag == 100) { // only the two reshapes share (their operands' bytes)
@@ -169,25 +182,7 @@ TEST_F(PlanFixture, TracePlanKeepsResultsUntilTheirNode) {
   options.resultUntil = until;
   auto plan = planModel(*m, options);
   ASSERT_TRUE(!!plan) << llvm::toString(plan.takeError());
-  const std::vector<Operation *> &nodes = plan->nodes;
-  auto range = [&](Value v) {
-    const ValueInfo &i = plan->info(v);
-    return std::make_pair(i.storage.offset, i.storage.offset + i.bytes);
-  };
-  for (int64_t k = 0; k < n; ++k)
-    for (Value r : nodes[k]->getResults()) {
-      if (plan->info(r).storage.kind != StorageKind::Arena)
-        continue;
-      for (int64_t j = k + 1; j < n && j <= until[k]; ++j)
-        for (Value w : nodes[j]->getResults()) {
-          const ValueInfo &iw = plan->info(w);
-          if (iw.storage.kind != StorageKind::Arena || iw.aliased)
-            continue;
-          auto a = range(r), b = range(w);
-          EXPECT_TRUE(a.second <= b.first || b.second <= a.first)
-              << "node " << j << " overwrites node " << k;
-        }
-    }
+  expectResultsKept(*plan, until);
   std::vector<int64_t> fences(n, -1);
   fences[2] = 1; // nodes 0 and 1 stay through node 2
   fences[5] = 4; // nodes 2..4 through node 5
