@@ -219,6 +219,24 @@ TEST_P(TensorHasher, ChunkBatchesMatchSingleChunks) {
   uint32_t nan = 0xFF812345u; // non-canonical NaNs in chunks 0, 7 and 20
   for (int64_t at : {3, 4096 * 7 + 9, 4096 * 20 + 4095})
     std::memcpy(ts[0].as<float>() + at, &nan, 4);
+  // Random words are NaNs one time in 256, so nearly every chunk above has
+  // some. Here finite floats, with a non-canonical NaN in chunks 2 and 11
+  // only and the canonical one in chunk 5 (hashed as stored), and int32
+  // words that read as NaNs (never canonicalised): the multi-lane code
+  // finds NaNs while hashing and re-hashes only those lanes.
+  exec::Tensor finite = exec::Tensor::make(exec::ElemType::F32, {4096 * 20});
+  std::uniform_real_distribution<float> real(-1e3f, 1e3f);
+  for (int64_t i = 0; i < finite.numElements(); ++i)
+    finite.as<float>()[i] = real(rng);
+  uint32_t canonical = 0x7FC00000u, quiet = 0x7FC00001u;
+  std::memcpy(finite.as<float>() + 4096 * 2 + 17, &nan, 4);
+  std::memcpy(finite.as<float>() + 4096 * 11 + 4095, &quiet, 4);
+  std::memcpy(finite.as<float>() + 4096 * 5, &canonical, 4);
+  ts.push_back(finite);
+  exec::Tensor words = exec::Tensor::make(exec::ElemType::I32, {4096 * 17});
+  for (int64_t i = 0; i < words.numElements(); ++i)
+    words.as<int32_t>()[i] = (int32_t)(i % 3 ? 0xFF812345u : 0x7F800001u);
+  ts.push_back(words);
   std::vector<std::pair<size_t, size_t>> all; // (tensor, chunk)
   for (size_t k = 0; k < ts.size(); ++k)
     for (size_t c = 0; c < trace::numChunks((int32_t)ts[k].type,
