@@ -49,6 +49,9 @@ if nvcc:
     config.substitutions.insert(0, ("%nvcc", nvcc))
 if shutil.which("clang++"):
     config.available_features.add("clang++")
+# The trace-hashing benchmark (bench/trace-hash) is built where OpenSSL is.
+if os.path.exists(os.path.join(config.plumb_tools_dir, "plumb-bench-hash")):
+    config.available_features.add("bench-hash")
 # The host emulation of the CUDA kernels (test/unit/target): CUDA bundles
 # built and run without a GPU.
 cuda_emulation = os.path.join(config.plumb_obj_root, "lib", "libplumb_cuda_emulation.a")
