@@ -13,8 +13,10 @@ models': a pre-norm transformer encoder block (attention with a causal
 mask, GELU written with Erf), MobileNetV2 inverted residuals (BatchNorm,
 ReLU6 as Clip, depthwise convolutions, a classifier head), a small U-Net
 (max pooling, a transposed convolution, nearest-neighbour Resize, skip
-connections by Concat) and an LSTM text classifier (Gather embedding,
-LSTM, LogSoftmax).
+connections by Concat), an LSTM text classifier (Gather embedding,
+LSTM, LogSoftmax), a LLaMA-style decoder block (RMSNorm, rotary
+embeddings, a causal mask by Where, SwiGLU, ArgMax), a 1-D convolutional
+audio classifier, a 3-D convolutional video block and a bidirectional GRU.
 """
 import argparse
 import os
@@ -202,11 +204,90 @@ def lstm_classifier():
     return m, [tokens]
 
 
+def llama_block():
+    """RMSNorm (Pow, ReduceMean, Sqrt), rotary embeddings (Split, Neg,
+    Concat), a causal mask by Where, SwiGLU, ArgMax; a batch of 2."""
+    B, S, D, H = 2, 16, 64, 4
+    dh = D // H
+    g = Graph(5)
+    def rms(x):
+        ms = g.op("ReduceMean", [g.op("Pow", [x, g.const(np.array(2.0, np.float32))])], axes=[-1], keepdims=1)
+        r = g.op("Sqrt", [g.op("Add", [ms, g.const(np.array(1e-6, np.float32))])])
+        return g.op("Mul", [g.op("Div", [x, r]), g.const(1 + 0.1*g.rng.standard_normal(D).astype(np.float32))])
+    def lin(x, a, b):
+        return g.op("MatMul", [x, g.weight((a, b), a)])
+    def heads(x):
+        return g.op("Transpose", [g.op("Reshape", [x, g.const(np.array([B, S, H, dh], np.int64))])], perm=[0, 2, 1, 3])
+    def rope(x):  # rotate half: x1, x2 = split; cat(-x2, x1) * sin + x * cos
+        x1, x2 = g.op("Split", [x, g.const(np.array([dh//2, dh//2], np.int64))], n_out=2, axis=-1)
+        rot = g.op("Concat", [g.op("Neg", [x2]), x1], axis=-1)
+        pos = np.arange(S)[:, None] * (1.0 / 10000 ** (np.arange(dh) % (dh//2) / (dh//2)))[None, :]
+        return g.op("Add", [g.op("Mul", [x, g.const(np.cos(pos).astype(np.float32))]), g.op("Mul", [rot, g.const(np.sin(pos).astype(np.float32))])])
+    h = rms("x")
+    q, k, v = rope(heads(lin(h, D, D))), rope(heads(lin(h, D, D))), heads(lin(h, D, D))
+    s = g.op("Mul", [g.op("MatMul", [q, g.op("Transpose", [k], perm=[0, 1, 3, 2])]), g.const(np.array(1/np.sqrt(dh), np.float32))])
+    causal = np.tril(np.ones((S, S), bool))
+    s = g.op("Where", [g.const(causal), s, g.const(np.array(-np.inf, np.float32))])
+    o = g.op("MatMul", [g.op("Softmax", [s], axis=-1), v])
+    o = g.op("Reshape", [g.op("Transpose", [o], perm=[0, 2, 1, 3]), g.const(np.array([B, S, D], np.int64))])
+    x1 = g.op("Add", ["x", lin(o, D, D)])
+    h2 = rms(x1)
+    gate = lin(h2, D, 128); up = lin(h2, D, 128)
+    silu = g.op("Mul", [gate, g.op("Sigmoid", [gate])])
+    y = g.op("Add", [x1, lin(g.op("Mul", [silu, up]), 128, D)])
+    logits = g.op("MatMul", [y, g.weight((D, 50), D)], out="logits")
+    g.op("ArgMax", [logits], axis=-1, keepdims=0, out="next")
+    m = g.model("llama_block", [f32("x", [B, S, D])], [helper.make_tensor_value_info("next", TensorProto.INT64, [B, S]), f32("logits", [B, S, 50])])
+    return m, [g.rng.standard_normal((B, S, D)).astype(np.float32)]
+
+def audio_conv1d():
+    """1-D convolutions: strided, dilated, grouped; pooling; a batch of 2."""
+    g = Graph(6)
+    def conv(x, ci, co, k, s, d=1, p=None, grp=1):
+        p = (k//2)*d if p is None else p
+        return g.op("Conv", [x, g.weight((co, ci//grp, k), ci//grp*k), g.weight((co,), ci*k, "b")], kernel_shape=[k], strides=[s], dilations=[d], pads=[p, p], group=grp)
+    h = g.op("Relu", [conv("wave", 1, 16, 9, 4)])
+    h = g.op("Tanh", [conv(h, 16, 16, 3, 1, d=2, grp=4)])
+    h = g.op("AveragePool", [h], kernel_shape=[3], strides=[2], pads=[1, 1], count_include_pad=1)
+    h = g.op("MaxPool", [conv(h, 16, 32, 5, 2, p=1)], kernel_shape=[2], strides=[2])
+    h = g.op("ReduceMax", [h], axes=[2], keepdims=0)
+    g.op("Sigmoid", [g.op("Gemm", [h, g.weight((32, 3), 32)])], out="scores")
+    m = g.model("audio_conv1d", [f32("wave", [2, 1, 4000])], [f32("scores", [2, 3])])
+    return m, [g.rng.standard_normal((2, 1, 4000)).astype(np.float32)]
+
+def video_conv3d():
+    """3-D convolution, pooling and a transposed convolution with
+    output_padding."""
+    g = Graph(7)
+    h = g.op("Conv", ["clip", g.weight((8, 3, 3, 3, 3), 81), g.weight((8,), 81, "b")], kernel_shape=[3, 3, 3], pads=[1]*6, strides=[1, 2, 2])
+    h = g.op("Relu", [h])
+    h = g.op("MaxPool", [h], kernel_shape=[2, 2, 2], strides=[2, 2, 2])
+    h = g.op("ConvTranspose", [h, g.weight((8, 4, 2, 2, 2), 64)], kernel_shape=[2, 2, 2], strides=[2, 2, 2], output_padding=[1, 0, 0])
+    g.op("GlobalAveragePool", [h], out="feat")
+    m = g.model("video_conv3d", [f32("clip", [1, 3, 8, 32, 32])], [f32("feat", [1, 4, 1, 1, 1])])
+    return m, [g.rng.standard_normal((1, 3, 8, 32, 32)).astype(np.float32)]
+
+def bigru():
+    """A bidirectional GRU (linear_before_reset), Slice of its last step."""
+    g = Graph(8)
+    S, B, E, Hd = 12, 3, 10, 16
+    y, yh = g.op("GRU", ["seq", g.weight((2, 3*Hd, E), E), g.weight((2, 3*Hd, Hd), Hd), g.weight((2, 6*Hd), Hd, "b")], n_out=2, hidden_size=Hd, direction="bidirectional", linear_before_reset=1)
+    last = g.op("Slice", [y, g.const(np.array([S-1], np.int64)), g.const(np.array([S], np.int64)), g.const(np.array([0], np.int64))])
+    flat = g.op("Reshape", [g.op("Transpose", [last], perm=[0, 2, 1, 3]), g.const(np.array([B, 2*Hd], np.int64))])
+    g.op("Softmax", [g.op("Gemm", [flat, g.weight((2*Hd, 4), 2*Hd)])], axis=1, out="p")
+    m = g.model("bigru", [f32("seq", [S, B, E])], [f32("p", [B, 4])])
+    return m, [g.rng.standard_normal((S, B, E)).astype(np.float32)]
+
+
 ARCHS = {
     "transformer_block": transformer_block,
     "mobilenet_v2": mobilenet_v2,
     "unet": unet,
     "lstm_classifier": lstm_classifier,
+    "llama_block": llama_block,
+    "audio_conv1d": audio_conv1d,
+    "video_conv3d": video_conv3d,
+    "bigru": bigru,
 }
 
 
