@@ -143,6 +143,10 @@ private:
   std::vector<Digest> nodeIds;
   Digest graph{};
   std::string contract;
+  /// Inputs the IR binds (plumb.bound_value): their hashes, by argument.
+  std::vector<std::optional<Digest>> boundInputs;
+  /// The commitment request (it carries the node tree's first frontier).
+  llvm::json::Object commitRequest;
 };
 
 /// The values defined outside `op` that it reads: its operands, then values
