@@ -576,18 +576,32 @@ exec::Tensor gatherRange(const exec::Tensor &outBox, const Box &b,
                          int64_t count) {
   exec::Tensor r = exec::Tensor::make(outBox.type, {count});
   size_t es = exec::elemSize(outBox.type), rank = shape.size();
-  std::vector<int64_t> bshape = b.shape();
   auto *dst = static_cast<uint8_t *>(r.raw());
   const auto *src = static_cast<const uint8_t *>(outBox.raw());
-  for (int64_t k = 0; k < count; ++k) {
-    int64_t f = first + k, off = 0, mul = 1;
-    for (size_t i = rank; i-- > 0;) {
-      int64_t c = f % shape[i];
-      f /= shape[i];
-      off += (c - b.lo[i]) * mul;
-      mul *= bshape[i];
-    }
-    std::memcpy(dst + k * es, src + off * es, es);
+  if (count == 0)
+    return r;
+  if (rank == 0) {
+    std::memcpy(dst, src, es);
+    return r;
+  }
+  // Row by row (the range is consecutive along the innermost dimension, and
+  // so is the box): the multi-index of `first` once, then a counter, not a
+  // division per element.
+  std::vector<int64_t> bshape = b.shape(), idx(rank);
+  for (size_t i = rank, f = (size_t)first; i-- > 0;) {
+    idx[i] = (int64_t)(f % (size_t)shape[i]);
+    f /= (size_t)shape[i];
+  }
+  for (int64_t k = 0; k < count;) {
+    int64_t off = 0;
+    for (size_t i = 0; i < rank; ++i)
+      off = off * bshape[i] + (idx[i] - b.lo[i]);
+    int64_t run = std::min(shape[rank - 1] - idx[rank - 1], count - k);
+    std::memcpy(dst + k * es, src + off * es, (size_t)run * es);
+    k += run;
+    idx[rank - 1] += run;
+    for (size_t i = rank - 1; i > 0 && idx[i] == shape[i]; --i)
+      idx[i] = 0, ++idx[i - 1];
   }
   return r;
 }
