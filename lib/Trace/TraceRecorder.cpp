@@ -355,10 +355,14 @@ struct TraceRecorder::Pool {
     if (!popSmall(it))
       return false;
     auto t0 = std::chrono::steady_clock::now();
-    std::vector<Digest> leaves = chunkDigests(it.dtype, it.numElements, it.data);
+    // Into the record's own vector (kept from the last run: no allocation).
+    std::vector<Digest> &leaves = *it.chunksSlot;
+    leaves.resize(numChunks(it.dtype, it.numElements));
+    thread_local Sha256 h;
+    for (size_t c = 0; c < leaves.size(); ++c)
+      leaves[c] = chunkDigestWith(h, it.dtype, it.data, it.numElements, c);
     *it.slot = tensorHashFromRoot(it.dtype, it.rank, it.shape,
                                   chunkRoot(leaves));
-    *it.chunksSlot = std::move(leaves);
     it.nodePending->fetch_sub(1, std::memory_order_release);
     if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       bool wake;
@@ -586,6 +590,10 @@ bool TraceRecorder::begin(ModuleOp module, llvm::ArrayRef<exec::Tensor> inputs,
     return false;
   }
   drain();
+  // Another run of the same module (a solver's loop, `plumb run --repeat`)
+  // keeps the node records: recording a node then reuses their vectors
+  // instead of allocating them again.
+  std::vector<NodeRecord> kept = std::move(t.nodes);
   t = Trace();
   next = 0;
   hashedThrough = -1;
@@ -600,9 +608,10 @@ bool TraceRecorder::begin(ModuleOp module, llvm::ArrayRef<exec::Tensor> inputs,
   std::vector<Operation *> graph = graphNodes(main);
   Operation *first = graph.empty() ? nullptr : graph.front();
   Operation *last = graph.empty() ? nullptr : graph.back();
-  if (header.module != module.getOperation() ||
-      header.nodes.size() != graph.size() || header.first != first ||
-      header.last != last) {
+  bool sameModule = header.module == module.getOperation() &&
+                    header.nodes.size() == graph.size() &&
+                    header.first == first && header.last == last;
+  if (!sameModule) {
     header.module = module.getOperation();
     header.first = first;
     header.last = last;
@@ -620,7 +629,10 @@ bool TraceRecorder::begin(ModuleOp module, llvm::ArrayRef<exec::Tensor> inputs,
   }
   t.contract = header.contract;
   t.graphHash = header.graphHash;
-  t.nodes = header.nodes;
+  if (sameModule && kept.size() == header.nodes.size())
+    t.nodes = std::move(kept); // every record is overwritten by its node
+  else
+    t.nodes = header.nodes;
   t.hasTensors = keep;
   nodePending.reset(new std::atomic<int>[t.nodes.size() + 1]);
   for (size_t i = 0; i <= t.nodes.size(); ++i)
@@ -688,10 +700,11 @@ void TraceRecorder::recordNode(int64_t index, int32_t numResults,
     return;
   }
   NodeRecord &n = t.nodes[next++];
+  // Sized in place: a record kept from the last run has its vectors.
   n.results.assign(numResults, Digest{});
   n.resultTypes.assign(numResults, 0);
-  n.resultShapes.assign(numResults, {});
-  n.resultChunks.assign(numResults, {});
+  n.resultShapes.resize(numResults);
+  n.resultChunks.resize(numResults);
   for (int32_t r = 0; r < numResults; ++r) {
     const plumb_tensor_view &v = results[r];
     if (!validDtype(v.dtype)) {
