@@ -26,9 +26,10 @@ probe = subprocess.run([python, "-c", "import onnx, os; print(os.path.dirname(on
                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 if probe.returncode == 0 and os.path.isdir(os.path.join(probe.stdout.strip(), "backend", "test", "data", "node")):
     config.available_features.add("onnx-node-tests")
-# ONNX Runtime (pip) computes the references of generated models.
-if subprocess.run([python, "-c", "import onnxruntime"], stdout=subprocess.DEVNULL,
-                  stderr=subprocess.DEVNULL).returncode == 0:
+# ONNX Runtime (pip) computes the references of generated models (with onnx
+# and numpy, which build them).
+if subprocess.run([python, "-c", "import onnx, onnxruntime, numpy"],
+                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
     config.available_features.add("onnxruntime")
 
 config.substitutions.append(("%plumb-opt", os.path.join(config.plumb_tools_dir, "plumb-opt")))

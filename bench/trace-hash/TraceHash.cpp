@@ -10,7 +10,8 @@
 //   16-lane      chunkDigestBatch with the 16-lane AVX-512 code
 //   16-lane+nan  the same with a non-canonical NaN in one chunk in 64
 //                (those lanes are hashed again from their encoding)
-//   tensor       tensorHash of the whole buffer (chunks, chunk tree, header)
+//   tensor       tensorHash of the whole buffer (chunks, chunk tree, header;
+//                checked against the header over OpenSSL's chunk digests)
 // Every case's digests are checked against OpenSSL's (of the canonical
 // bytes) before it is timed. Prints GB/s and the ratio to OpenSSL per case
 // and a summary line `hash best_ratio_vs_openssl=<r> impl=<name>`.
@@ -70,7 +71,9 @@ int main(int argc, char **argv) {
     std::string a = argv[i];
     if (a == "--help" || a == "-h")
       return usage(nullptr);
-    if ((a == "--mb" || a == "--seconds") && i + 1 < argc) {
+    if ((a == "--mb" || a == "--seconds") && i + 1 == argc)
+      return usage(("missing value for " + a).c_str());
+    if (a == "--mb" || a == "--seconds") {
       char *end;
       double v = strtod(argv[++i], &end);
       if (*end || !(v > 0) || v > 4096)
@@ -204,6 +207,11 @@ int main(int argc, char **argv) {
   exec::Tensor t = exec::Tensor::make(exec::ElemType::F32, {n});
   std::memcpy(t.raw(), data.data(), (size_t)n * 4);
   Digest h1 = trace::tensorHash(t);
+  if (h1 != trace::tensorHashFromRoot(1, 1, &n, trace::chunkRoot(want))) {
+    fprintf(stderr, "plumb-bench-hash: tensor gives another hash than OpenSSL's "
+                    "chunk digests make\n");
+    return 1;
+  }
   double s = bestSeconds([&] { h1 = trace::tensorHash(t); }, seconds);
   printf("%-12s %10.3f %10.2f %8.2f\n", "tensor", s * 1e3, bytes / s / 1e9,
          bytes / s / 1e9 / baseline);

@@ -358,7 +358,7 @@ struct TraceRecorder::Pool {
     // Into the record's own vector (kept from the last run: no allocation).
     std::vector<Digest> &leaves = *it.chunksSlot;
     leaves.resize(numChunks(it.dtype, it.numElements));
-    thread_local Sha256 h;
+    Sha256 h;
     for (size_t c = 0; c < leaves.size(); ++c)
       leaves[c] = chunkDigestWith(h, it.dtype, it.data, it.numElements, c);
     *it.slot = tensorHashFromRoot(it.dtype, it.rank, it.shape,
@@ -712,6 +712,9 @@ void TraceRecorder::recordNode(int64_t index, int32_t numResults,
         firstError = "node " + std::to_string(index) + " result " +
                      std::to_string(r) + " has unknown dtype code " +
                      std::to_string(v.dtype);
+      // Nothing of a kept record's last run stays beside this one's.
+      for (int32_t q = r; q < numResults; ++q)
+        n.resultShapes[q].clear(), n.resultChunks[q].clear();
       return;
     }
     int64_t count = numElementsOf(v.rank, v.shape);

@@ -102,11 +102,14 @@ struct DisputeResult {
   /// Share of the node's output the referee computed (1 when whole).
   double outputFraction = 0;
   /// The referee's own time (waiting on parties excluded), the time of the
-  /// one node execution, and the wall time of the whole protocol.
+  /// one node execution, and the wall time of the whole protocol, counted
+  /// from the commitment request (the model's set-up, including hashing the
+  /// inputs the IR binds, is the Referee constructor's, once per model).
   double refereeMs = 0;
   double nodeExecMs = 0;
   double wallMs = 0;
-  /// CPU time of the referee's thread over the whole protocol (user and
+  /// CPU time of the referee's thread over the whole protocol, from the
+  /// same point (user and
   /// system: its JSON, hashing and execution, and the kernel's work for its
   /// messages; time blocked waiting for parties is not CPU time).
   double cpuMs = 0;

@@ -759,10 +759,28 @@ TEST_F(SmallRun, ChunkedBackgroundHashingOfLargeResults) {
       for (int k = 0; k < 6; ++k)
         for (size_t r = 0; r < results[k].size(); ++r)
           EXPECT_EQ(rec.trace().nodes[k].results[r],
-                    trace::tensorHash(results[k][r]))
+                    referenceTensorHashV2(results[k][r]))
               << "threads " << threads << " lent " << lent << " node " << k;
       if (threads)
         EXPECT_GT(rec.backgroundHashSeconds(), 0.0);
+      // The same recorder again (it keeps its node records), each node now
+      // reporting another node's results: other counts, sizes and dtypes.
+      ASSERT_TRUE(rec.begin(*module, inputs, err));
+      for (int k = 0; k < 6; ++k)
+        rec.recordNode(k, results[(k + 3) % 6], lent);
+      ASSERT_TRUE(rec.finish(0, "", err)) << err;
+      for (int k = 0; k < 6; ++k) {
+        const auto &rs = results[(k + 3) % 6];
+        const trace::NodeRecord &n = rec.trace().nodes[k];
+        ASSERT_EQ(n.results.size(), rs.size());
+        ASSERT_EQ(n.resultChunks.size(), rs.size());
+        for (size_t r = 0; r < rs.size(); ++r) {
+          EXPECT_EQ(n.results[r], referenceTensorHashV2(rs[r]))
+              << "again: threads " << threads << " lent " << lent << " node " << k;
+          EXPECT_EQ(n.resultShapes[r], rs[r].shape);
+          EXPECT_EQ(n.resultChunks[r], trace::chunkDigests(rs[r]));
+        }
+      }
     }
 }
 
