@@ -323,6 +323,12 @@ bool ProcessChannel::receiveBy(std::string &line,
       return true;
     }
     scanned = pending.size();
+    if (scanned > kMaxMessageBytes) {
+      err = "sent a message longer than " +
+            std::to_string(kMaxMessageBytes >> 20) +
+            " MiB, the limit of one protocol message";
+      return false;
+    }
     if (!fill(deadline, timeoutMs, err))
       return false;
   }

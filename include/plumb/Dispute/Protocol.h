@@ -26,6 +26,11 @@ namespace dispute {
 
 constexpr const char *kProtocolName = "plumb-dispute";
 constexpr int64_t kProtocolVersion = 4;
+/// The longest message line a referee reads (the JSON part of a message;
+/// tensor data follows it as counted bytes). The largest real ones, chunk
+/// lists with their proofs, are tens of kilobytes; a party sending more
+/// loses, so that no party can make the referee buffer without bound.
+constexpr size_t kMaxMessageBytes = size_t(16) << 20;
 
 /// A new message of `type` with the protocol header.
 llvm::json::Object makeMessage(llvm::StringRef type);
