@@ -466,8 +466,15 @@ int serveParty(TraceParty &party, FILE *in, FILE *out) {
   while (std::fgets(buf, sizeof(buf), in)) {
     size_t len = std::strlen(buf);
     line.append(buf, len);
-    if (len == 0 || buf[len - 1] != '\n')
+    if (len == 0 || buf[len - 1] != '\n') {
+      if (line.size() > kMaxMessageBytes) {
+        std::fprintf(stderr, "serve-trace: the referee sent a message longer "
+                             "than %zu MiB; stopping\n",
+                     kMaxMessageBytes >> 20);
+        return 1;
+      }
       continue; // a long line arrives in pieces
+    }
     line.pop_back();
     std::string reply, attachment;
     if (party.respond(line, reply, attachment)) {
