@@ -214,7 +214,7 @@ bool buildConvEpilogue(FusedOp f, const std::string &name, bool inPlace,
     }
   std::string s;
   s += "// The elementwise tail of a fused conv chain, per element.\n";
-  s += "void " + name +
+  s += "PLUMB_ELEMENTWISE void " + name +
        "(void *ctx, float *y, int64_t n, int64_t co, int64_t begin,\n"
        "    int64_t count) {\n";
   s += "  using namespace plumb::rt::ops;\n";
