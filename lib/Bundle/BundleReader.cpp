@@ -306,7 +306,9 @@ llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
       return fail(path + " differs from the source Plumb derives from "
                          "model.mlir (first difference at " +
                   firstDifference(text, derived) +
-                  "): the bundle was modified");
+                  "): the bundle was modified, or built by another build "
+                  "of Plumb " + plumbVersion() +
+                  " (its emitter differs); compile it again with this one");
     return llvm::Error::success();
   };
   if (opts.checkCpu) {
