@@ -151,20 +151,13 @@ int cmdDispute(std::vector<std::string> args) {
         return usageError("option '--inputs-dir' needs a folder", cmd);
       inputsDir = v;
     } else if (takeValue(args, i, "--round-timeout-ms", v, missing)) {
-      char *end = nullptr;
-      long n = missing ? -1 : std::strtol(v.c_str(), &end, 10);
-      if (missing || v.empty() || *end || n < 1 || n > 3600000)
-        return usageError("option '--round-timeout-ms' needs a number from 1 "
-                          "to 3600000",
-                          cmd);
-      timeoutMs = (int)n;
+      std::string e;
+      if (!intOption("--round-timeout-ms", v, missing, 1, 3600000, timeoutMs, e))
+        return usageError(e, cmd);
     } else if (takeValue(args, i, "--repeat", v, missing)) {
-      char *end = nullptr;
-      long n = missing ? -1 : std::strtol(v.c_str(), &end, 10);
-      if (missing || v.empty() || *end || n < 0 || n > 100)
-        return usageError("option '--repeat' needs a number from 0 to 100",
-                          cmd);
-      repeat = (int)n;
+      std::string e;
+      if (!intOption("--repeat", v, missing, 0, 100, repeat, e))
+        return usageError(e, cmd);
     } else if (a == "--measure-full-run") {
       measureFull = true;
     } else if (takeValue(args, i, "--format", v, missing)) {

@@ -153,15 +153,10 @@ int cmdRun(std::vector<std::string> args) {
     } else if (takeValue(args, i, "--threads", v, missing) ||
                takeValue(args, i, "--repeat", v, missing)) {
       bool isThreads = a.rfind("--threads", 0) == 0;
-      char *end = nullptr;
-      long n = missing ? -1 : std::strtol(v.c_str(), &end, 10);
-      if (missing || v.empty() || *end || n < (isThreads ? 1 : 0) || n > 1024)
-        return usageError(std::string("option '") +
-                              (isThreads ? "--threads" : "--repeat") +
-                              "' needs a number" +
-                              (isThreads ? " from 1 to 1024" : " from 0 to 1024"),
-                          cmd);
-      (isThreads ? threads : repeat) = (int)n;
+      std::string e;
+      if (!intOption(isThreads ? "--threads" : "--repeat", v, missing,
+                     isThreads ? 1 : 0, 1024, isThreads ? threads : repeat, e))
+        return usageError(e, cmd);
     } else if (takeValue(args, i, "--format", v, missing)) {
       if (missing || (v != "text" && v != "json"))
         return usageError("option '--format' must be text or json", cmd);
@@ -173,12 +168,9 @@ int cmdRun(std::vector<std::string> args) {
     } else if (a == "--keep-tensors") {
       keepTensors = true;
     } else if (takeValue(args, i, "--hash-threads", v, missing)) {
-      char *end = nullptr;
-      long n = missing ? -1 : std::strtol(v.c_str(), &end, 10);
-      if (missing || v.empty() || *end || n < 0 || n > 64)
-        return usageError("option '--hash-threads' needs a number from 0 to 64",
-                          cmd);
-      hashThreads = (int)n;
+      std::string e;
+      if (!intOption("--hash-threads", v, missing, 0, 64, hashThreads, e))
+        return usageError(e, cmd);
     } else if (takeValue(args, i, "--inject-fault", v, missing)) {
       trace::BitFlip f;
       std::string perr;

@@ -17,6 +17,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 
 #include <cstdio>
@@ -51,6 +53,19 @@ bool takeValue(std::vector<std::string> &args, size_t &i, const std::string &opt
     return true;
   }
   return false;
+}
+
+bool intOption(const std::string &opt, const std::string &v, bool missing,
+               long lo, long hi, int &out, std::string &error) {
+  char *end = nullptr;
+  long n = missing ? lo - 1 : std::strtol(v.c_str(), &end, 10);
+  if (missing || v.empty() || *end || n < lo || n > hi) {
+    error = "option '" + opt + "' needs a number from " + std::to_string(lo) +
+            " to " + std::to_string(hi);
+    return false;
+  }
+  out = (int)n;
+  return true;
 }
 
 } // namespace tool

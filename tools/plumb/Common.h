@@ -26,6 +26,10 @@ int usageError(const std::string &msg, const char *cmd);
 /// Takes the value of an option given as "--opt=V" or "--opt V".
 bool takeValue(std::vector<std::string> &args, size_t &i, const std::string &opt,
                std::string &value, bool &missing);
+/// The integer value `v` of option `opt` (as takeValue gave it) when it is
+/// one from lo to hi; else false, with `error` the usage message.
+bool intOption(const std::string &opt, const std::string &v, bool missing,
+               long lo, long hi, int &out, std::string &error);
 
 /// The names of @main's inputs ("#i" for an unnamed one). An --input that
 /// names none of them is a usage error: prints it and returns false.
