@@ -19,10 +19,11 @@
 //===----------------------------------------------------------------------===//
 #include "plumb/Trace/TensorHasher.h"
 
+#include "bench_common.h"
+
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,23 +35,6 @@
 using namespace plumb;
 
 namespace {
-
-double bestSeconds(const std::function<void()> &fn, double minSeconds) {
-  using Clock = std::chrono::steady_clock;
-  fn(); // warm-up
-  double best = 1e30, total = 0;
-  int reps = 0;
-  while (reps < 3 || total < minSeconds) {
-    auto t0 = Clock::now();
-    fn();
-    double s = std::chrono::duration<double>(Clock::now() - t0).count();
-    best = s < best ? s : best;
-    total += s;
-    if (++reps >= 1000)
-      break;
-  }
-  return best;
-}
 
 int usage(const char *why) {
   if (why)
@@ -193,7 +177,7 @@ int main(int argc, char **argv) {
       ++failures;
       continue;
     }
-    double s = bestSeconds(c.run, seconds);
+    double s = plumb::bench::timeBest(c.run, seconds);
     double gbs = bytes / s / 1e9;
     if (!baseline)
       baseline = gbs;
@@ -212,7 +196,7 @@ int main(int argc, char **argv) {
                     "chunk digests make\n");
     return 1;
   }
-  double s = bestSeconds([&] { h1 = trace::tensorHash(t); }, seconds);
+  double s = plumb::bench::timeBest([&] { h1 = trace::tensorHash(t); }, seconds);
   printf("%-12s %10.3f %10.2f %8.2f\n", "tensor", s * 1e3, bytes / s / 1e9,
          bytes / s / 1e9 / baseline);
   printf("hash best_ratio_vs_openssl=%.2f impl=%s openssl_gbs=%.2f\n", best,
