@@ -20,7 +20,6 @@
 #endif
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
 #include <immintrin.h>
 #define PLUMB_HAVE_X86_SHA 1
 #endif
@@ -33,13 +32,6 @@ namespace {
 const uint32_t *const K = plumb_sha256_k;
 
 #ifdef PLUMB_HAVE_X86_SHA
-// Sixteen independent SHA-256 streams, one per 32-bit lane of the AVX-512
-// registers (FIPS 180-4 word for word: each vector op does one step of the
-// scalar compression for all sixteen). Lane l compresses `count` blocks at
-// p[l] into s[l]. A 16x16 word transpose turns sixteen 64-byte blocks into
-// the sixteen message-word vectors.
-// GCC 12's AVX-512 headers start some intrinsics from an "undefined"
-// vector and then warn about it.
 // The lanes of v (float32 words as stored) holding a NaN other than
 // 0x7FC00000: |v| > +inf, the canonical NaN exempt.
 __attribute__((target("avx512f"))) inline __mmask16 otherNaNs(__m512i v) {
@@ -50,14 +42,22 @@ __attribute__((target("avx512f"))) inline __mmask16 otherNaNs(__m512i v) {
       v, _mm512_set1_epi32(0x7FC00000));
 }
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// Sixteen independent SHA-256 streams, one per 32-bit lane of the AVX-512
+// registers (FIPS 180-4 word for word: each vector op does one step of the
+// scalar compression for all sixteen). Lane l compresses `count` blocks at
+// p[l] into s[l]. A 16x16 word transpose turns sixteen 64-byte blocks into
+// the sixteen message-word vectors.
 //
 // With `nanLanes`, also sets bit l of *nanLanes when lane l's blocks hold,
 // read as little-endian float32 words, a NaN other than 0x7FC00000: the
 // scan a float chunk needs (its hash is over the canonical encoding) rides
 // on the words already loaded, instead of a pass of its own over the chunk.
+//
+// GCC 12's AVX-512 headers start some intrinsics from an "undefined"
+// vector and then warn about it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 __attribute__((target("avx512f,avx512bw"))) void
 compressAvx512x16(uint32_t (*s)[8], const uint8_t *const *p, size_t count,
                   uint32_t *nanLanes = nullptr) {
@@ -158,8 +158,6 @@ bool detectAvx512() {
 }
 
 #endif
-
-using CompressFn = void (*)(uint32_t *, const uint8_t *, size_t);
 
 bool available(Sha256Impl impl) {
   switch (impl) {
