@@ -9,8 +9,9 @@ function(add_plumb_library name)
     add_dependencies(${name} ${ARG_DEPENDS})
   endif()
   target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS})
-  mlir_target_link_libraries(${name} PUBLIC MLIRIR MLIRFuncDialect)
-  target_link_libraries(${name} PUBLIC LLVM)
+  mlir_target_link_libraries(${name} PUBLIC MLIRIR MLIRFuncDialect
+                             MLIRParser MLIRTransforms MLIRTransformUtils)
+  target_link_libraries(${name} PUBLIC ${PLUMB_LLVM_LIBS})
 endfunction()
 
 # A Plumb command-line tool, placed in build/bin.
@@ -21,5 +22,5 @@ function(add_plumb_tool name)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
   target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS})
   mlir_target_link_libraries(${name} PRIVATE MLIRIR)
-  target_link_libraries(${name} PRIVATE LLVM)
+  target_link_libraries(${name} PRIVATE ${PLUMB_LLVM_LIBS})
 endfunction()
