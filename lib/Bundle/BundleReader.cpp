@@ -357,6 +357,8 @@ NativeModel::load(const std::string &path, const std::string &graphHash) {
       (void (*)(int32_t))dlsym(m->handle, "plumb_model_set_threads");
   m->runTracedFn =
       (plumb_model_run_traced_fn)dlsym(m->handle, target::kRunTracedSymbol);
+  m->runObservedFn =
+      (plumb_model_run_fn)dlsym(m->handle, "plumb_model_run_observed");
   if (!abi || !hash || !m->runFn)
     return fail("'" + path + "' is not a Plumb model library (missing entry "
                 "points)");
@@ -377,12 +379,16 @@ void NativeModel::setThreads(int n) {
 
 bool NativeModel::run(const void *weights, const plumb_tensor_view *inputs,
                       plumb_tensor_view *outputs, plumb_node_hook hook,
-                      void *user, std::string &err, plumb_node_fence fence) {
+                      void *user, std::string &err, plumb_node_fence fence,
+                      bool observed) {
   char buf[512] = {0};
   int32_t rc =
       fence && runTracedFn
           ? runTracedFn(weights, inputs, outputs, hook, fence, user, buf,
                         sizeof(buf))
+      : observed && hook && runObservedFn
+          ? runObservedFn(weights, inputs, outputs, hook, user, buf,
+                          sizeof(buf))
           : runFn(weights, inputs, outputs, hook, user, buf, sizeof(buf));
   if (rc != 0) {
     err = buf[0] ? buf : "the compiled model failed";

@@ -8,7 +8,50 @@
 
 #include <cuda_runtime.h>
 
+#include <new>
 #include <string.h>
+#include <vector>
+
+/// See plumb_cuda.h. Nodes are observed in batches: each node's results go
+/// to the device area at once (one device-to-device copy per result, on the
+/// model's stream); a batch (about kBatchBytes, or kBatchNodes nodes) then
+/// costs one event, one download of its contiguous range and one host
+/// callback, which calls the hook of each of its nodes in order (a host
+/// callback takes some 15 us on the copy stream: one per node would trail
+/// the run). Slots and batches are reused by the next run only, after
+/// plumb_cuda_observer_wait.
+struct plumb_cuda_observer {
+  struct Slot {
+    plumb_node_hook hook = nullptr;
+    void *user = nullptr;
+    int64_t node = 0;
+    std::vector<plumb_tensor_view> views;
+  };
+  struct Batch {
+    plumb_cuda_observer *o = nullptr;
+    size_t first = 0, count = 0; // into `order`
+  };
+  static constexpr size_t kBatchBytes = size_t(2) << 20;
+  static constexpr size_t kBatchNodes = 32;
+  char *dev = nullptr;  // device copies
+  char *host = nullptr; // pinned host copies
+  size_t bytes = 0;
+  cudaStream_t copy = nullptr;
+  cudaEvent_t ready = nullptr;
+  std::vector<Slot> slots;
+  std::vector<Slot *> order;  // this run's observed nodes, in order
+  std::vector<Batch> batches; // this run's batches (reserved: stable)
+  size_t pendingFirst = 0;    // first node of `order` not in a batch yet
+  size_t lo = 0, hi = 0;      // its byte range in the areas
+};
+
+static void CUDART_CB plumbObserved(void *p) {
+  auto *b = static_cast<plumb_cuda_observer::Batch *>(p);
+  for (size_t i = 0; i < b->count; ++i) {
+    plumb_cuda_observer::Slot *s = b->o->order[b->first + i];
+    s->hook(s->user, s->node, (int32_t)s->views.size(), s->views.data());
+  }
+}
 
 static int plumbCudaStatus(cudaError_t e) {
   return e == cudaSuccess ? PLUMB_RT_OK : PLUMB_CUDA_ELAUNCH;
@@ -51,6 +94,119 @@ int plumb_cuda_memset(void *dst, int value, size_t bytes) {
 }
 int plumb_cuda_synchronize(cudaStream_t stream) {
   return plumbCudaStatus(cudaStreamSynchronize(stream));
+}
+
+int plumb_cuda_observer_create(plumb_cuda_observer **out, size_t bytes,
+                               int64_t num_nodes) {
+  *out = nullptr;
+  auto *o = new (std::nothrow) plumb_cuda_observer();
+  if (!o || num_nodes < 0)
+    return PLUMB_CUDA_ELAUNCH;
+  o->bytes = bytes;
+  o->slots.resize((size_t)num_nodes);
+  o->order.reserve((size_t)num_nodes);
+  o->batches.reserve((size_t)num_nodes); // at most one per node: stable
+  if (cudaMalloc((void **)&o->dev, bytes ? bytes : 1) != cudaSuccess ||
+      cudaMallocHost((void **)&o->host, bytes ? bytes : 1) != cudaSuccess ||
+      cudaStreamCreateWithFlags(&o->copy, cudaStreamNonBlocking) !=
+          cudaSuccess ||
+      cudaEventCreateWithFlags(&o->ready, cudaEventDisableTiming) !=
+          cudaSuccess) {
+    (void)cudaGetLastError();
+    plumb_cuda_observer_destroy(o);
+    return PLUMB_CUDA_ELAUNCH;
+  }
+  *out = o;
+  return PLUMB_RT_OK;
+}
+
+void plumb_cuda_observer_destroy(plumb_cuda_observer *o) {
+  if (!o)
+    return;
+  if (o->copy) {
+    cudaStreamSynchronize(o->copy);
+    cudaStreamDestroy(o->copy);
+  }
+  if (o->ready)
+    cudaEventDestroy(o->ready);
+  if (o->dev)
+    cudaFree(o->dev);
+  if (o->host)
+    cudaFreeHost(o->host);
+  delete o;
+}
+
+/// Queues the pending nodes as one batch: download, then their hooks.
+static int plumbObserverFlush(plumb_cuda_observer *o) {
+  size_t n = o->order.size() - o->pendingFirst;
+  if (n == 0)
+    return PLUMB_RT_OK;
+  if (o->batches.size() == o->batches.capacity())
+    return PLUMB_CUDA_ELAUNCH; // cannot happen: one node at least per batch
+  o->batches.push_back({o, o->pendingFirst, n});
+  o->pendingFirst = o->order.size();
+  if (cudaEventRecord(o->ready, 0) != cudaSuccess ||
+      cudaStreamWaitEvent(o->copy, o->ready, 0) != cudaSuccess)
+    return PLUMB_CUDA_ELAUNCH;
+  if (o->hi > o->lo &&
+      cudaMemcpyAsync(o->host + o->lo, o->dev + o->lo, o->hi - o->lo,
+                      cudaMemcpyDeviceToHost, o->copy) != cudaSuccess)
+    return PLUMB_CUDA_ELAUNCH;
+  o->lo = o->hi;
+  return plumbCudaStatus(
+      cudaLaunchHostFunc(o->copy, plumbObserved, &o->batches.back()));
+}
+
+int plumb_cuda_observe(plumb_cuda_observer *o, int64_t node,
+                       int32_t num_results, const plumb_cuda_observed *results,
+                       const plumb_tensor_view *views, plumb_node_hook hook,
+                       void *user) {
+  if (!o || node < 0 || (size_t)node >= o->slots.size() || num_results < 0 ||
+      o->order.size() == o->order.capacity())
+    return PLUMB_CUDA_ELAUNCH;
+  // A batch's results are one contiguous range: offsets only grow.
+  for (int32_t i = 0; i < num_results; ++i)
+    if (results[i].offset > o->bytes ||
+        results[i].bytes > o->bytes - results[i].offset ||
+        results[i].offset < o->hi)
+      return PLUMB_CUDA_ELAUNCH;
+  if (o->pendingFirst == o->order.size() && num_results > 0)
+    o->lo = o->hi = results[0].offset;
+  // The device copy on the model's (default) stream: ordered after the
+  // node, before any later node overwrites its buffers.
+  for (int32_t i = 0; i < num_results; ++i) {
+    if (results[i].bytes &&
+        cudaMemcpyAsync(o->dev + results[i].offset, results[i].device,
+                        results[i].bytes, cudaMemcpyDeviceToDevice,
+                        0) != cudaSuccess)
+      return PLUMB_CUDA_ELAUNCH;
+    o->hi = results[i].offset + results[i].bytes;
+  }
+  plumb_cuda_observer::Slot &s = o->slots[(size_t)node];
+  s.hook = hook;
+  s.user = user;
+  s.node = node;
+  s.views.assign(views, views + num_results);
+  for (int32_t i = 0; i < num_results; ++i)
+    s.views[i].data = o->host + results[i].offset;
+  o->order.push_back(&s);
+  if (o->hi - o->lo >= plumb_cuda_observer::kBatchBytes ||
+      o->order.size() - o->pendingFirst >= plumb_cuda_observer::kBatchNodes)
+    return plumbObserverFlush(o);
+  return PLUMB_RT_OK;
+}
+
+int plumb_cuda_observer_wait(plumb_cuda_observer *o) {
+  if (!o)
+    return PLUMB_CUDA_ELAUNCH;
+  int rc = plumbObserverFlush(o);
+  cudaError_t e = cudaStreamSynchronize(o->copy);
+  // The run is over: the next one starts with empty batches.
+  o->order.clear();
+  o->batches.clear();
+  o->pendingFirst = 0;
+  o->lo = o->hi = 0;
+  return rc != PLUMB_RT_OK ? rc : plumbCudaStatus(e);
 }
 
 } // extern "C"

@@ -15,6 +15,7 @@
 #define PLUMB_RUNTIME_CUDA_PLUMB_CUDA_H
 
 #include "plumb/runtime/conv.h"
+#include "plumb/runtime/model_abi.h"
 #include "plumb/runtime/ops_status.h"
 
 #include <stddef.h>
@@ -42,6 +43,32 @@ int plumb_cuda_upload(void *dst, const void *src, size_t bytes);
 int plumb_cuda_download(void *dst, const void *src, size_t bytes);
 int plumb_cuda_memset(void *dst, int value, size_t bytes);
 int plumb_cuda_synchronize(cudaStream_t stream);
+
+/// Observing a run from behind (plumb_model_run_observed, model_abi.h). An
+/// observer owns a device area and a pinned host area of `bytes` each, a
+/// copy stream and one callback slot per node. plumb_cuda_observe copies a
+/// node's results into the device area on the default stream (ordered
+/// before anything later overwrites them), then, on the copy stream and
+/// behind the run, to the host area, and calls `hook` there with views of
+/// the host copies (from a CUDA callback thread, in the order of the
+/// observe calls; the hook must not call CUDA). The copies stay until the
+/// next run overwrites them; plumb_cuda_observer_wait returns once every
+/// hook call queued so far has returned.
+typedef struct plumb_cuda_observer plumb_cuda_observer;
+typedef struct plumb_cuda_observed {
+  const void *device; ///< the result on the device
+  size_t offset;      ///< where its copies go in the observer's areas
+  size_t bytes;
+} plumb_cuda_observed;
+int plumb_cuda_observer_create(plumb_cuda_observer **out, size_t bytes,
+                               int64_t num_nodes);
+void plumb_cuda_observer_destroy(plumb_cuda_observer *o);
+/// `results` and `views` (data ignored) describe node `node`'s results.
+int plumb_cuda_observe(plumb_cuda_observer *o, int64_t node,
+                       int32_t num_results, const plumb_cuda_observed *results,
+                       const plumb_tensor_view *views, plumb_node_hook hook,
+                       void *user);
+int plumb_cuda_observer_wait(plumb_cuda_observer *o);
 
 //===--- GEMM / MatMul (gemm.h) -------------------------------------------===//
 

@@ -12,8 +12,51 @@
 //===----------------------------------------------------------------------===//
 #include "launchers.h"
 
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <new>
 #include <stdlib.h>
 #include <string.h>
+#include <thread>
+#include <vector>
+
+/// The observer (plumb_cuda.h) on the host: the copies are made at once
+/// (the device's copies are ordered the same way) and the hook is called
+/// behind the run from a worker thread, in order, as the CUDA callback
+/// thread calls it.
+struct plumb_cuda_observer {
+  struct Slot {
+    plumb_node_hook hook = nullptr;
+    void *user = nullptr;
+    int64_t node = 0;
+    std::vector<plumb_tensor_view> views;
+  };
+  std::vector<char> host;
+  std::vector<Slot> slots;
+  std::mutex mu;
+  std::condition_variable work, idle;
+  std::deque<Slot *> queue;
+  size_t busy = 0; // queued or being called
+  bool stop = false;
+  std::thread worker;
+
+  void loop() {
+    std::unique_lock<std::mutex> lock(mu);
+    while (true) {
+      work.wait(lock, [&] { return stop || !queue.empty(); });
+      if (queue.empty())
+        return;
+      Slot *s = queue.front();
+      queue.pop_front();
+      lock.unlock();
+      s->hook(s->user, s->node, (int32_t)s->views.size(), s->views.data());
+      lock.lock();
+      if (--busy == 0)
+        idle.notify_all();
+    }
+  }
+};
 
 namespace {
 struct HostExec {
@@ -63,4 +106,66 @@ int plumb_cuda_memset(void *dst, int value, size_t bytes) {
   return PLUMB_RT_OK;
 }
 int plumb_cuda_synchronize(cudaStream_t) { return PLUMB_RT_OK; }
+
+int plumb_cuda_observer_create(plumb_cuda_observer **out, size_t bytes,
+                               int64_t num_nodes) {
+  *out = nullptr;
+  if (num_nodes < 0)
+    return PLUMB_CUDA_ELAUNCH;
+  auto *o = new (std::nothrow) plumb_cuda_observer();
+  if (!o)
+    return PLUMB_CUDA_ELAUNCH;
+  o->host.resize(bytes ? bytes : 1);
+  o->slots.resize((size_t)num_nodes);
+  o->worker = std::thread([o] { o->loop(); });
+  *out = o;
+  return PLUMB_RT_OK;
+}
+
+void plumb_cuda_observer_destroy(plumb_cuda_observer *o) {
+  if (!o)
+    return;
+  {
+    std::lock_guard<std::mutex> lock(o->mu);
+    o->stop = true;
+  }
+  o->work.notify_all();
+  o->worker.join();
+  delete o;
+}
+
+int plumb_cuda_observe(plumb_cuda_observer *o, int64_t node,
+                       int32_t num_results, const plumb_cuda_observed *results,
+                       const plumb_tensor_view *views, plumb_node_hook hook,
+                       void *user) {
+  if (!o || node < 0 || (size_t)node >= o->slots.size() || num_results < 0)
+    return PLUMB_CUDA_ELAUNCH;
+  size_t size = o->host.size();
+  for (int32_t i = 0; i < num_results; ++i)
+    if (results[i].offset > size || results[i].bytes > size - results[i].offset)
+      return PLUMB_CUDA_ELAUNCH;
+  plumb_cuda_observer::Slot &s = o->slots[(size_t)node];
+  std::lock_guard<std::mutex> lock(o->mu);
+  for (int32_t i = 0; i < num_results; ++i)
+    memcpy(o->host.data() + results[i].offset, results[i].device,
+           results[i].bytes);
+  s.hook = hook;
+  s.user = user;
+  s.node = node;
+  s.views.assign(views, views + num_results);
+  for (int32_t i = 0; i < num_results; ++i)
+    s.views[i].data = o->host.data() + results[i].offset;
+  o->queue.push_back(&s);
+  ++o->busy;
+  o->work.notify_one();
+  return PLUMB_RT_OK;
+}
+
+int plumb_cuda_observer_wait(plumb_cuda_observer *o) {
+  if (!o)
+    return PLUMB_CUDA_ELAUNCH;
+  std::unique_lock<std::mutex> lock(o->mu);
+  o->idle.wait(lock, [&] { return o->busy == 0; });
+  return PLUMB_RT_OK;
+}
 } // extern "C"

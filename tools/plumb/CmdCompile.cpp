@@ -327,7 +327,8 @@ bool checkRunInputs(mlir::func::FuncOp func,
 bool runNative(bundle::NativeModel &native, const bundle::Bundle &b,
                mlir::func::FuncOp func, llvm::ArrayRef<exec::Tensor> inputs,
                std::vector<exec::Tensor> &outputs, plumb_node_hook hook,
-               void *user, std::string &err, plumb_node_fence fence) {
+               void *user, std::string &err, plumb_node_fence fence,
+               bool observed) {
   // Empty tensors have no storage; the library still wants a pointer.
   static uint64_t emptyStorage;
   auto data = [](const exec::Tensor &t) {
@@ -352,7 +353,7 @@ bool runNative(bundle::NativeModel &native, const bundle::Bundle &b,
     out.push_back(
         {(int32_t)t.type, (int32_t)t.shape.size(), t.shape.data(), data(t)});
   return native.run(b.weights->getBufferStart(), in.data(), out.data(), hook,
-                    user, err, fence);
+                    user, err, fence, observed);
 }
 
 } // namespace tool

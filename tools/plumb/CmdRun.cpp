@@ -384,10 +384,14 @@ int cmdRun(std::vector<std::string> args) {
   auto runCompiled = [&](trace::TraceRecorder *rec,
                          std::vector<exec::Tensor> &outs, std::string &err) {
     bool traced = rec && native->canRunTraced();
-    CompiledHook h{rec, &faults, &hookErr, traced};
+    // CUDA models copy results off the device behind the run and hand the
+    // copies over (lent until the next run: the recorder drains before);
+    // a fault must change the device's data, so injecting one runs plainly.
+    bool observed = rec && faults.empty() && native->canRunObserved();
+    CompiledHook h{rec, &faults, &hookErr, traced || observed};
     return runNative(*native, *bundled, func, inputs, outs,
                      rec ? &CompiledHook::call : nullptr, rec ? &h : nullptr,
-                     err, traced ? &CompiledHook::fence : nullptr);
+                     err, traced ? &CompiledHook::fence : nullptr, observed);
   };
 
   plumb_rt_set_threads(threads);

@@ -36,12 +36,13 @@ loadNativeForRun(const bundle::Bundle &b, const std::string &device);
 bool checkRunInputs(mlir::func::FuncOp func,
                     llvm::ArrayRef<exec::Tensor> inputs, std::string &err);
 /// Runs the loaded library once; allocates `outputs`. With `fence` the
-/// traced entry point runs (NativeModel::run).
+/// traced entry point runs, with `observed` the observed one
+/// (NativeModel::run).
 bool runNative(bundle::NativeModel &native, const bundle::Bundle &b,
                mlir::func::FuncOp func, llvm::ArrayRef<exec::Tensor> inputs,
                std::vector<exec::Tensor> &outputs, plumb_node_hook hook,
                void *user, std::string &err,
-               plumb_node_fence fence = nullptr);
+               plumb_node_fence fence = nullptr, bool observed = false);
 
 } // namespace tool
 } // namespace plumb

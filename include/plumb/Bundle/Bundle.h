@@ -107,10 +107,15 @@ public:
   /// given a hook and a fence then keeps each node's results in place until
   /// the fence for that node returned, so a recorder reads them there.
   bool canRunTraced() const { return runTracedFn != nullptr; }
-  /// With `fence` (only where canRunTraced()), the traced entry point runs.
+  /// Whether the library has plumb_model_run_observed (CUDA models): the
+  /// hook then sees copies of the results, later and from another thread.
+  bool canRunObserved() const { return runObservedFn != nullptr; }
+  /// With `fence` (only where canRunTraced()), the traced entry point runs;
+  /// with `observed` (only where canRunObserved()), the observed one.
   bool run(const void *weights, const plumb_tensor_view *inputs,
            plumb_tensor_view *outputs, plumb_node_hook hook, void *user,
-           std::string &err, plumb_node_fence fence = nullptr);
+           std::string &err, plumb_node_fence fence = nullptr,
+           bool observed = false);
   const std::string &path() const { return libPath; }
 
 private:
@@ -119,6 +124,7 @@ private:
   plumb_model_run_fn runFn = nullptr;
   void (*setThreadsFn)(int32_t) = nullptr;
   plumb_model_run_traced_fn runTracedFn = nullptr;
+  plumb_model_run_fn runObservedFn = nullptr;
   std::string libPath;
 };
 

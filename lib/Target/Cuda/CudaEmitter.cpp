@@ -576,6 +576,8 @@ llvm::Expected<std::string> CudaWriter::run() {
 
   std::string body;
   int64_t onDevice = 0, onHost = 0;
+  // Observed runs: every node result's place in the observer's areas.
+  uint64_t observeBytes = 0;
   for (auto [k, op] : llvm::enumerate(plan.nodes)) {
     std::string opName = op->getName().getStringRef().str();
     bool device = onDeviceOp(op);
@@ -588,7 +590,24 @@ llvm::Expected<std::string> CudaWriter::run() {
     if (!emitOp(op, (int64_t)k, body, err))
       return fail("node " + std::to_string(k) + " (" + opName + "): " + err);
     if (op->getNumResults()) {
-      body += "  if (hook) {\n";
+      std::string seen = "{\n  const plumb_cuda_observed o[] = {";
+      std::string views = "  const plumb_tensor_view v[] = {";
+      for (auto [i, r] : llvm::enumerate(op->getResults())) {
+        const ValueInfo &info = plan.info(r);
+        seen += std::string(i ? ", " : "") + "{" + dev(r) + ", " +
+                std::to_string(observeBytes) + ", " +
+                std::to_string(info.bytes) + "}";
+        views += std::string(i ? ", " : "") + "{" +
+                 std::to_string((int)info.type) + ", " +
+                 std::to_string(info.shape.size()) + ", " +
+                 pool.i64(info.shape) + ", nullptr}";
+        observeBytes += (info.bytes + 255) / 256 * 256;
+      }
+      seen += "};\n" + views + "};\n  rc = plumb_cuda_observe(obs, " +
+              std::to_string(k) + ", " + std::to_string(op->getNumResults()) +
+              ", o, v, hook, user);\n" + check((int64_t)k, opName, "observe") +
+              "}\n";
+      body += "  if (obs) {\n" + indent(seen, 2) + "  } else if (hook) {\n";
       std::string inner;
       for (Value r : op->getResults())
         inner += download(r, (int64_t)k, opName);
@@ -677,6 +696,11 @@ llvm::Expected<std::string> CudaWriter::run() {
   s += generatedPrelude("#include \"plumb_cuda.h\"\n", header, plan);
   s += "constexpr size_t kWeightsBytes = " + std::to_string(plan.weightsBytes) +
        ";\n";
+  s += "// Observed runs: the copies of every node's results.\n"
+       "constexpr size_t kObserveBytes = " +
+       std::to_string(observeBytes) + ";\n"
+       "constexpr int64_t kNodes = " +
+       std::to_string(plan.nodes.size()) + ";\n";
   s += "\n// Shapes and attribute arrays.\n";
   s += pool.text();
   s += "\n";
@@ -688,7 +712,10 @@ llvm::Expected<std::string> CudaWriter::run() {
        "struct State {\n"
        "  char *D = nullptr, *H = nullptr, *DW = nullptr;\n"
        "  const void *weightsFrom = nullptr;\n"
+       "  plumb_cuda_observer *obs = nullptr;\n"
        "  ~State() {\n"
+       "    if (obs)\n"
+       "      plumb_cuda_observer_destroy(obs);\n"
        "    if (D)\n"
        "      plumb_cuda_free(D);\n"
        "    if (DW)\n"
@@ -704,11 +731,20 @@ llvm::Expected<std::string> CudaWriter::run() {
        "  plumb_rt_set_threads(n); // host kernels only\n"
        "}\n"
        "\n"
-       "PLUMB_EXPORT int32_t plumb_model_run(const void *weights,\n"
-       "                                     const plumb_tensor_view *inputs,\n"
-       "                                     plumb_tensor_view *outputs,\n"
-       "                                     plumb_node_hook hook, void *user,\n"
-       "                                     char *err, size_t err_len) {\n"
+       "// Waits for an observed run's hook calls on every way out of a run.\n"
+       "struct ObserverWait {\n"
+       "  plumb_cuda_observer *obs;\n"
+       "  ~ObserverWait() {\n"
+       "    if (obs)\n"
+       "      plumb_cuda_observer_wait(obs);\n"
+       "  }\n"
+       "};\n"
+       "\n"
+       "static int32_t runModel(const void *weights,\n"
+       "                        const plumb_tensor_view *inputs,\n"
+       "                        plumb_tensor_view *outputs, plumb_node_hook hook,\n"
+       "                        void *user, bool observe, char *err,\n"
+       "                        size_t err_len) {\n"
        "  std::lock_guard<std::mutex> lock(gRunMutex);\n"
        "  if (plumb_cuda_device_count() < 1)\n"
        "    return failText(err, err_len, \"no CUDA device\");\n"
@@ -727,6 +763,12 @@ llvm::Expected<std::string> CudaWriter::run() {
        "      return failText(err, err_len, \"cannot upload the weights\");\n"
        "    gState.weightsFrom = weights;\n"
        "  }\n"
+       "  if (observe && hook && !gState.obs &&\n"
+       "      plumb_cuda_observer_create(&gState.obs, kObserveBytes, kNodes) != 0)\n"
+       "    return failText(err, err_len, \"cannot allocate the observer's \"\n"
+       "                    \"copies of the results\");\n"
+       "  plumb_cuda_observer *const obs = observe && hook ? gState.obs : nullptr;\n"
+       "  ObserverWait observed{obs};\n"
        "  char *const D = gState.D;\n"
        "  char *const H = gState.H;\n"
        "  const char *const DW = gState.DW;\n"
@@ -743,8 +785,32 @@ llvm::Expected<std::string> CudaWriter::run() {
     s += "  bool taken = false;\n";
   s += prologue;
   s += body;
+  s += "\n  if (obs) {\n"
+       "    observed.obs = nullptr;\n"
+       "    if (plumb_cuda_observer_wait(obs) != 0)\n"
+       "      return failText(err, err_len, \"cannot copy the results off the \"\n"
+       "                      \"device\");\n"
+       "  }\n";
   s += "\n  // Outputs.\n" + epilogue;
   s += "  return 0;\n}\n";
+  s += "\n"
+       "PLUMB_EXPORT int32_t plumb_model_run(const void *weights,\n"
+       "                                     const plumb_tensor_view *inputs,\n"
+       "                                     plumb_tensor_view *outputs,\n"
+       "                                     plumb_node_hook hook, void *user,\n"
+       "                                     char *err, size_t err_len) {\n"
+       "  return runModel(weights, inputs, outputs, hook, user, false, err,\n"
+       "                  err_len);\n"
+       "}\n"
+       "\n"
+       "// The hook sees copies, behind the run (model_abi.h).\n"
+       "PLUMB_EXPORT int32_t plumb_model_run_observed(\n"
+       "    const void *weights, const plumb_tensor_view *inputs,\n"
+       "    plumb_tensor_view *outputs, plumb_node_hook hook, void *user, char *err,\n"
+       "    size_t err_len) {\n"
+       "  return runModel(weights, inputs, outputs, hook, user, true, err,\n"
+       "                  err_len);\n"
+       "}\n";
   return s;
 }
 

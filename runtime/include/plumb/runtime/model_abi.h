@@ -67,6 +67,14 @@ typedef void (*plumb_node_fence)(void *user, int64_t node_index);
 /// behind the run, instead of copying them during the hook; fence(user, k')
 /// must return only once the results of nodes 0..k' are read. Identical
 /// results and hook calls to plumb_model_run.
+/// CUDA models also export
+///   int32_t plumb_model_run_observed(...the arguments of plumb_model_run...);
+/// which calls the hook (not NULL) with every node's results as
+/// plumb_model_run does, but on copies made behind the run: from another
+/// thread, in node order, while later nodes may already run, every call
+/// returned before the run returns. The views stay valid until the next
+/// run of the model starts; changing them changes nothing (fault injection
+/// needs plumb_model_run). Results and outputs are those of plumb_model_run.
 /// Runs of one loaded model are serialised (one arena per model).
 typedef int32_t (*plumb_model_run_fn)(const void *weights,
                                       const plumb_tensor_view *inputs,
