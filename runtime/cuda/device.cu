@@ -28,8 +28,8 @@ struct plumb_cuda_observer {
     std::vector<plumb_tensor_view> views;
   };
   struct Batch {
-    plumb_cuda_observer *o = nullptr;
-    size_t first = 0, count = 0; // into `order`
+    Slot *const *slots = nullptr; // its nodes' slots, in order
+    size_t count = 0;
   };
   static constexpr size_t kBatchBytes = size_t(2) << 20;
   static constexpr size_t kBatchNodes = 32;
@@ -48,13 +48,20 @@ struct plumb_cuda_observer {
 static void CUDART_CB plumbObserved(void *p) {
   auto *b = static_cast<plumb_cuda_observer::Batch *>(p);
   for (size_t i = 0; i < b->count; ++i) {
-    plumb_cuda_observer::Slot *s = b->o->order[b->first + i];
+    plumb_cuda_observer::Slot *s = b->slots[i];
     s->hook(s->user, s->node, (int32_t)s->views.size(), s->views.data());
   }
 }
 
 static int plumbCudaStatus(cudaError_t e) {
   return e == cudaSuccess ? PLUMB_RT_OK : PLUMB_CUDA_ELAUNCH;
+}
+
+/// A failed observer call: its error must not be reported again by the next
+/// launch check (cudaGetLastError) as the next kernel's.
+static int plumbObserverFailed() {
+  (void)cudaGetLastError();
+  return PLUMB_CUDA_ELAUNCH;
 }
 
 extern "C" {
@@ -143,18 +150,22 @@ static int plumbObserverFlush(plumb_cuda_observer *o) {
     return PLUMB_RT_OK;
   if (o->batches.size() == o->batches.capacity())
     return PLUMB_CUDA_ELAUNCH; // cannot happen: one node at least per batch
-  o->batches.push_back({o, o->pendingFirst, n});
+  // `order` never reallocates (reserved for every node), so the batch can
+  // hold a pointer into it while later nodes are appended.
+  o->batches.push_back({o->order.data() + o->pendingFirst, n});
   o->pendingFirst = o->order.size();
   if (cudaEventRecord(o->ready, 0) != cudaSuccess ||
       cudaStreamWaitEvent(o->copy, o->ready, 0) != cudaSuccess)
-    return PLUMB_CUDA_ELAUNCH;
+    return plumbObserverFailed();
   if (o->hi > o->lo &&
       cudaMemcpyAsync(o->host + o->lo, o->dev + o->lo, o->hi - o->lo,
                       cudaMemcpyDeviceToHost, o->copy) != cudaSuccess)
-    return PLUMB_CUDA_ELAUNCH;
+    return plumbObserverFailed();
   o->lo = o->hi;
-  return plumbCudaStatus(
-      cudaLaunchHostFunc(o->copy, plumbObserved, &o->batches.back()));
+  if (cudaLaunchHostFunc(o->copy, plumbObserved, &o->batches.back()) !=
+      cudaSuccess)
+    return plumbObserverFailed();
+  return PLUMB_RT_OK;
 }
 
 int plumb_cuda_observe(plumb_cuda_observer *o, int64_t node,
@@ -179,7 +190,7 @@ int plumb_cuda_observe(plumb_cuda_observer *o, int64_t node,
         cudaMemcpyAsync(o->dev + results[i].offset, results[i].device,
                         results[i].bytes, cudaMemcpyDeviceToDevice,
                         0) != cudaSuccess)
-      return PLUMB_CUDA_ELAUNCH;
+      return plumbObserverFailed();
     o->hi = results[i].offset + results[i].bytes;
   }
   plumb_cuda_observer::Slot &s = o->slots[(size_t)node];
@@ -201,6 +212,8 @@ int plumb_cuda_observer_wait(plumb_cuda_observer *o) {
     return PLUMB_CUDA_ELAUNCH;
   int rc = plumbObserverFlush(o);
   cudaError_t e = cudaStreamSynchronize(o->copy);
+  if (e != cudaSuccess)
+    (void)cudaGetLastError();
   // The run is over: the next one starts with empty batches.
   o->order.clear();
   o->batches.clear();

@@ -430,12 +430,9 @@ int cmdRun(std::vector<std::string> args) {
     if (hooked)
       hashesOnly.begin(mod, inputs, err);
     auto t0 = std::chrono::steady_clock::now();
-    if (native)
-      runCompiled(hooked ? &hashesOnly : nullptr, again, err);
-    else if (hooked)
-      runHooked(hashesOnly, again, err);
-    else
-      exec::runFunction(func, inputs, again, err);
+    bool ok = native   ? runCompiled(hooked ? &hashesOnly : nullptr, again, err)
+              : hooked ? runHooked(hashesOnly, again, err)
+                       : exec::runFunction(func, inputs, again, err);
     auto t1 = std::chrono::steady_clock::now();
     times.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
     hashesOnly.drain(); // the run is over when its trace is
@@ -443,6 +440,39 @@ int cmdRun(std::vector<std::string> args) {
     times.back() = std::chrono::duration<double, std::milli>(t1 - t0).count();
     hashTimes.push_back(1000.0 * hashesOnly.hashSeconds());
     bgHashTimes.push_back(1000.0 * hashesOnly.backgroundHashSeconds());
+    // Every repeat must give the first run's bits: outputs and trace root.
+    if (!ok) {
+      std::fprintf(stderr, "plumb run: error: repeat %d: %s\n", r + 1,
+                   err.c_str());
+      return 1;
+    }
+    bool same = again.size() == outputs.size();
+    for (size_t i = 0; same && i < again.size(); ++i)
+      same = again[i].type == outputs[i].type &&
+             again[i].shape == outputs[i].shape &&
+             again[i].storage == outputs[i].storage;
+    if (!same) {
+      std::fprintf(stderr,
+                   "plumb run: error: repeat %d gave other outputs than the "
+                   "first run\n",
+                   r + 1);
+      return 1;
+    }
+    if (hooked) {
+      if (!hashesOnly.finish(times.back(), note, err)) {
+        std::fprintf(stderr, "plumb run: error: repeat %d: %s\n", r + 1,
+                     err.c_str());
+        return 1;
+      }
+      if (hashesOnly.trace().root != recorder.trace().root) {
+        std::fprintf(stderr,
+                     "plumb run: error: repeat %d gave trace root %s, the "
+                     "first run %s\n",
+                     r + 1, toHex(hashesOnly.trace().root).c_str(),
+                     toHex(recorder.trace().root).c_str());
+        return 1;
+      }
+    }
   }
   // Time spent hashing node outputs (median over the repeats).
   double hashMs = 1000.0 * recorder.hashSeconds();

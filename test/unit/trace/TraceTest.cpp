@@ -714,8 +714,9 @@ TEST_F(SmallRun, OneRecorderRecordsRunAfterRun) {
     ASSERT_EQ(t.nodes.size(), first.nodes.size());
     for (size_t k = 0; k < t.nodes.size(); ++k) {
       EXPECT_EQ(t.nodes[k].id, first.nodes[k].id);
-      if (run != 1)
+      if (run != 1) {
         EXPECT_EQ(t.nodes[k].hash, first.nodes[k].hash) << "run " << run;
+      }
     }
     if (run == 1)
       EXPECT_NE(t.root, first.root);
@@ -761,8 +762,9 @@ TEST_F(SmallRun, ChunkedBackgroundHashingOfLargeResults) {
           EXPECT_EQ(rec.trace().nodes[k].results[r],
                     referenceTensorHashV2(results[k][r]))
               << "threads " << threads << " lent " << lent << " node " << k;
-      if (threads)
+      if (threads) {
         EXPECT_GT(rec.backgroundHashSeconds(), 0.0);
+      }
       // The same recorder again (it keeps its node records), each node now
       // reporting another node's results: other counts, sizes and dtypes.
       ASSERT_TRUE(rec.begin(*module, inputs, err));
@@ -859,8 +861,9 @@ TEST_F(SmallRun, InjectedFaultPropagatesFromItsNode) {
     auto it = index.find(op);
     if (it == index.end())
       return;
-    if (it->second == 1)
+    if (it->second == 1) {
       EXPECT_TRUE(trace::flipBit(results[0], 30, err));
+    }
     rec.recordNode(it->second, results);
   };
   ASSERT_TRUE(exec::runFunctionWithHook(main, inputs, outs, err, hook));

@@ -75,6 +75,10 @@ typedef void (*plumb_node_fence)(void *user, int64_t node_index);
 /// returned before the run returns. The views stay valid until the next
 /// run of the model starts; changing them changes nothing (fault injection
 /// needs plumb_model_run). Results and outputs are those of plumb_model_run.
+/// Such a hook runs on a CUDA callback thread: it must not throw, call CUDA
+/// or call into the model (the run holds the model's lock meanwhile). Where
+/// the copies do not fit on the device or in pinned host memory, the model
+/// falls back to downloading in the hook as plumb_model_run does.
 /// Runs of one loaded model are serialised (one arena per model).
 typedef int32_t (*plumb_model_run_fn)(const void *weights,
                                       const plumb_tensor_view *inputs,
