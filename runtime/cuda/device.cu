@@ -16,9 +16,9 @@
 /// to the device area at once (one device-to-device copy per result, on the
 /// model's stream); a batch (about kBatchBytes, or kBatchNodes nodes) then
 /// costs one event, one download of its contiguous range and one host
-/// callback, which calls the hook of each of its nodes in order (a host
-/// callback takes some 15 us on the copy stream: one per node would trail
-/// the run). Slots and batches are reused by the next run only, after
+/// callback, which calls the hook of each of its nodes in order (one
+/// callback per node left mnist's traced run at +175% on an H200, batches
+/// at +103%). Slots and batches are reused by the next run only, after
 /// plumb_cuda_observer_wait.
 struct plumb_cuda_observer {
   struct Slot {
