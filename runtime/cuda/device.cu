@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "plumb_cuda.h"
 
+#include "observed_node.h"
+
 #include <cuda_runtime.h>
 
 #include <new>
@@ -21,12 +23,7 @@
 /// at +103%). Slots and batches are reused by the next run only, after
 /// plumb_cuda_observer_wait.
 struct plumb_cuda_observer {
-  struct Slot {
-    plumb_node_hook hook = nullptr;
-    void *user = nullptr;
-    int64_t node = 0;
-    std::vector<plumb_tensor_view> views;
-  };
+  using Slot = plumb::cuda::ObservedNode;
   struct Batch {
     Slot *const *slots = nullptr; // its nodes' slots, in order
     size_t count = 0;
@@ -47,10 +44,8 @@ struct plumb_cuda_observer {
 
 static void CUDART_CB plumbObserved(void *p) {
   auto *b = static_cast<plumb_cuda_observer::Batch *>(p);
-  for (size_t i = 0; i < b->count; ++i) {
-    plumb_cuda_observer::Slot *s = b->slots[i];
-    s->hook(s->user, s->node, (int32_t)s->views.size(), s->views.data());
-  }
+  for (size_t i = 0; i < b->count; ++i)
+    b->slots[i]->call();
 }
 
 static int plumbCudaStatus(cudaError_t e) {
@@ -175,11 +170,11 @@ int plumb_cuda_observe(plumb_cuda_observer *o, int64_t node,
   if (!o || node < 0 || (size_t)node >= o->slots.size() || num_results < 0 ||
       o->order.size() == o->order.capacity())
     return PLUMB_CUDA_ELAUNCH;
+  if (!plumb::cuda::observedFit(results, num_results, o->bytes))
+    return PLUMB_CUDA_ELAUNCH;
   // A batch's results are one contiguous range: offsets only grow.
   for (int32_t i = 0; i < num_results; ++i)
-    if (results[i].offset > o->bytes ||
-        results[i].bytes > o->bytes - results[i].offset ||
-        results[i].offset < o->hi)
+    if (results[i].offset < o->hi)
       return PLUMB_CUDA_ELAUNCH;
   if (o->pendingFirst == o->order.size() && num_results > 0)
     o->lo = o->hi = results[0].offset;
@@ -194,12 +189,7 @@ int plumb_cuda_observe(plumb_cuda_observer *o, int64_t node,
     o->hi = results[i].offset + results[i].bytes;
   }
   plumb_cuda_observer::Slot &s = o->slots[(size_t)node];
-  s.hook = hook;
-  s.user = user;
-  s.node = node;
-  s.views.assign(views, views + num_results);
-  for (int32_t i = 0; i < num_results; ++i)
-    s.views[i].data = o->host + results[i].offset;
+  s.set(node, num_results, results, views, hook, user, o->host);
   o->order.push_back(&s);
   if (o->hi - o->lo >= plumb_cuda_observer::kBatchBytes ||
       o->order.size() - o->pendingFirst >= plumb_cuda_observer::kBatchNodes)

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "launchers.h"
+#include "observed_node.h"
 
 #include <condition_variable>
 #include <deque>
@@ -26,12 +27,7 @@
 /// behind the run from a worker thread, in order, as the CUDA callback
 /// thread calls it.
 struct plumb_cuda_observer {
-  struct Slot {
-    plumb_node_hook hook = nullptr;
-    void *user = nullptr;
-    int64_t node = 0;
-    std::vector<plumb_tensor_view> views;
-  };
+  using Slot = plumb::cuda::ObservedNode;
   std::vector<char> host;
   std::vector<Slot> slots;
   std::mutex mu;
@@ -50,7 +46,7 @@ struct plumb_cuda_observer {
       Slot *s = queue.front();
       queue.pop_front();
       lock.unlock();
-      s->hook(s->user, s->node, (int32_t)s->views.size(), s->views.data());
+      s->call();
       lock.lock();
       if (--busy == 0)
         idle.notify_all();
@@ -140,21 +136,14 @@ int plumb_cuda_observe(plumb_cuda_observer *o, int64_t node,
                        void *user) {
   if (!o || node < 0 || (size_t)node >= o->slots.size() || num_results < 0)
     return PLUMB_CUDA_ELAUNCH;
-  size_t size = o->host.size();
-  for (int32_t i = 0; i < num_results; ++i)
-    if (results[i].offset > size || results[i].bytes > size - results[i].offset)
-      return PLUMB_CUDA_ELAUNCH;
+  if (!plumb::cuda::observedFit(results, num_results, o->host.size()))
+    return PLUMB_CUDA_ELAUNCH;
   plumb_cuda_observer::Slot &s = o->slots[(size_t)node];
   std::lock_guard<std::mutex> lock(o->mu);
   for (int32_t i = 0; i < num_results; ++i)
     memcpy(o->host.data() + results[i].offset, results[i].device,
            results[i].bytes);
-  s.hook = hook;
-  s.user = user;
-  s.node = node;
-  s.views.assign(views, views + num_results);
-  for (int32_t i = 0; i < num_results; ++i)
-    s.views[i].data = o->host.data() + results[i].offset;
+  s.set(node, num_results, results, views, hook, user, o->host.data());
   o->queue.push_back(&s);
   ++o->busy;
   o->work.notify_one();
