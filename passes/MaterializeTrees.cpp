@@ -28,9 +28,7 @@ struct MaterializeTreesPass
     }
     auto tree = TreeAttr::get(&getContext(), block);
     getOperation().walk([&](Operation *op) {
-      if (!isa<MatMulOp, GemmOp, ConvOp, ConvTransposeOp, AveragePoolOp,
-               GlobalAveragePoolOp, LayerNormOp, SoftmaxOp, LogSoftmaxOp,
-               ReduceSumOp, ReduceMeanOp, ReduceProdOp, LSTMOp, GRUOp>(op))
+      if (!op->hasTrait<plumb::OpTrait::HasReductionTree>())
         return;
       if (!op->hasAttr("tree"))
         op->setAttr("tree", tree);

@@ -159,4 +159,24 @@ def PrintGasPass : Pass<"plumb-print-gas", "::mlir::ModuleOp"> {
   ];
 }
 
+def PrintKernelCallsPass : Pass<"plumb-print-kernel-calls", "::mlir::ModuleOp"> {
+  let summary = "Prints the kernel calls of every op (for tests)";
+  let description = [{
+    Prints, for every op that computes (in @main and in the regions of its
+    plumb.if and plumb.fused nodes, in walk order), the kernel-call form the
+    interpreter executes and the C++ and CUDA emitters print
+    (dialects/Plumb/IR/PlumbKernelCall.h): one line per call, with buffers
+    as %inN / %outN / %scratchN and their element types, constants by their
+    runtime names, floats by their bits. An op that has no kernel for its
+    operand types is an error at that op. Changes nothing in the IR, so it
+    keeps every bit.
+
+    Input:
+      %y = plumb.relu %x : tensor<2x3xf32>
+    Printed:
+      op plumb.relu
+      plumb_rt_unary_f32(PLUMB_RT_RELU, %in0:f32, %out0:f32, 6, 0x00000000, 0x00000000)
+  }];
+}
+
 #endif // PLUMB_PASSES_TD

@@ -9,6 +9,7 @@
 #include "plumb/Interpreter/Interpreter.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -50,9 +51,7 @@ std::vector<int64_t> shapeOf(Value v) {
 
 /// Pure data movement: every output element is a copy of one input
 /// element, whose place the op's attributes and shapes give.
-bool isMovement(Operation *op) {
-  return isa<ReshapeOp, TransposeOp, SliceOp, ConcatOp>(op);
-}
+bool isMovement(Operation *op) { return op->hasTrait<plumb::OpTrait::Movement>(); }
 
 /// The flat index of element `idx` of a tensor of `shape`.
 int64_t flatIndex(const std::vector<int64_t> &shape,
@@ -64,11 +63,7 @@ int64_t flatIndex(const std::vector<int64_t> &shape,
 }
 
 bool isElementwise(Operation *op) {
-  return isa<NegOp, AbsOp, ReciprocalOp, SqrtOp, ExpOp, LogOp, TanhOp,
-             SigmoidOp, ErfOp, ReluOp, NotOp, HardSigmoidOp, LeakyReluOp,
-             ClipOp, GeluOp, AddOp, SubOp, MulOp, DivOp, PowOp, EqualOp,
-             LessOp, LessOrEqualOp, GreaterOp, GreaterOrEqualOp, AndOp, OrOp,
-             SumOp, MaxOp, MinOp, WhereOp, CastOp>(op);
+  return op->hasTrait<plumb::OpTrait::Elementwise>();
 }
 
 /// The box of an operand of `shape` that a broadcasting elementwise op
@@ -475,9 +470,8 @@ static bool runSliced(Operation *op, const std::vector<int64_t> &shape,
                       const SlicePlan &plan,
                       llvm::ArrayRef<const exec::Tensor *> parts,
                       exec::Tensor &out, std::string &err) {
-  // A detached copy of the op with the sliced result type (and, for conv,
-  // the pads and group of the slice); the kernels read every other shape
-  // from the tensors they are given.
+  // A detached copy of the op with the sliced operand and result types
+  // (and, for conv, the pads and group of the slice).
   auto rt = cast<RankedTensorType>(op->getResult(0).getType());
   if (isa<ReshapeOp>(op)) {
     // The input part is the covering box of the output's flat run, itself
@@ -496,7 +490,17 @@ static bool runSliced(Operation *op, const std::vector<int64_t> &shape,
                 out.byteSize());
     return true;
   }
-  Operation *clone = op->clone();
+  // The clone's operands are arguments of a detached block typed as the
+  // parts (an op's kernel calls read the shapes from its types).
+  Block detached;
+  IRMapping map;
+  for (auto [k, v] : llvm::enumerate(op->getOperands())) {
+    auto t = cast<RankedTensorType>(v.getType());
+    map.map(v, detached.addArgument(
+                   RankedTensorType::get(parts[k]->shape, t.getElementType()),
+                   v.getLoc()));
+  }
+  Operation *clone = op->clone(map);
   std::vector<const exec::Tensor *> kept(parts.begin(), parts.end());
   clone->getResult(0).setType(RankedTensorType::get(shape, rt.getElementType()));
   if (isa<ConvOp>(op)) {

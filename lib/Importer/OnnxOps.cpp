@@ -719,6 +719,28 @@ LogicalResult slice(Importer &im, NodeCtx &n) {
                                     im.b.getDenseI64ArrayAttr(fullSteps)));
 }
 
+LogicalResult gatherND(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 2, 2)))
+    return failure();
+  auto b = im.attrInt(n, "batch_dims", 0);
+  if (failed(b))
+    return failure();
+  Type it = Importer::eltOf(n.in(1));
+  if (!it.isInteger(64))
+    return im.error(n) << "indices must be int64";
+  // The op infers its result type (and checks the shapes, naming the
+  // problem at the node).
+  SmallVector<Type, 1> types;
+  GatherNDOp::Properties props;
+  props.batch_dims = im.b.getI64IntegerAttr(*b);
+  SmallVector<Value, 2> operands = {n.in(0), n.in(1)};
+  GatherNDOp::Adaptor adaptor(operands, DictionaryAttr(), props);
+  if (failed(GatherNDOp::inferReturnTypes(&im.ctx, n.loc, adaptor, types)))
+    return failure();
+  return setOut(n, im.make<GatherNDOp>(n, types[0], n.in(0), n.in(1),
+                                       im.b.getI64IntegerAttr(*b)));
+}
+
 LogicalResult gather(Importer &im, NodeCtx &n) {
   if (failed(needInputs(im, n, 2, 2)))
     return failure();
@@ -952,6 +974,7 @@ const llvm::StringMap<OpHandler> &opHandlers() {
     t["Identity"] = identity;
     t["Dropout"] = dropout;
     t["HardSigmoid"] = hardSigmoid;
+    t["HardSwish"] = unary<HardSwishOp, true>;
     t["LeakyRelu"] = leakyRelu;
     t["Clip"] = clip;
     t["Gelu"] = gelu;
@@ -986,6 +1009,7 @@ const llvm::StringMap<OpHandler> &opHandlers() {
     t["Split"] = split;
     t["Slice"] = slice;
     t["Gather"] = gather;
+    t["GatherND"] = gatherND;
     t["Expand"] = expand;
     t["Tile"] = tile;
     t["Pad"] = pad;

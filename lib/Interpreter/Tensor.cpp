@@ -17,47 +17,6 @@ using namespace mlir;
 namespace plumb {
 namespace exec {
 
-const char *elemTypeName(ElemType t) {
-  switch (t) {
-  case ElemType::F32:
-    return "float32";
-  case ElemType::I64:
-    return "int64";
-  case ElemType::I32:
-    return "int32";
-  case ElemType::Bool:
-    return "bool";
-  }
-  return "?";
-}
-
-size_t elemSize(ElemType t) {
-  switch (t) {
-  case ElemType::F32:
-  case ElemType::I32:
-    return 4;
-  case ElemType::I64:
-    return 8;
-  case ElemType::Bool:
-    return 1;
-  }
-  return 0;
-}
-
-bool elemTypeOf(Type t, ElemType &out) {
-  if (t.isF32())
-    out = ElemType::F32;
-  else if (t.isInteger(64))
-    out = ElemType::I64;
-  else if (t.isInteger(32))
-    out = ElemType::I32;
-  else if (t.isInteger(1))
-    out = ElemType::Bool;
-  else
-    return false;
-  return true;
-}
-
 Tensor Tensor::make(ElemType type, std::vector<int64_t> shape) {
   Tensor t;
   t.type = type;

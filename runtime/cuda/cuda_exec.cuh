@@ -32,6 +32,27 @@ struct CudaExec {
     forEachKernel<F><<<(unsigned)blocks, kThreads, 0, s>>>(n, f);
     return cudaGetLastError() == cudaSuccess ? PLUMB_RT_OK : PLUMB_CUDA_ELAUNCH;
   }
+  /// A device flag per host thread, zeroed before the run and read after it
+  /// (the read waits for the stream).
+  template <class F> static int runChecked(int64_t n, F f, cudaStream_t s) {
+    thread_local int *flag = nullptr;
+    if (!flag && cudaMalloc((void **)&flag, sizeof(int)) != cudaSuccess) {
+      flag = nullptr;
+      return PLUMB_CUDA_ELAUNCH;
+    }
+    if (cudaMemsetAsync(flag, 0, sizeof(int), s) != cudaSuccess)
+      return PLUMB_CUDA_ELAUNCH;
+    f.flag = flag;
+    int rc = run(n, f, s);
+    if (rc != PLUMB_RT_OK)
+      return rc;
+    int host = 0;
+    if (cudaMemcpyAsync(&host, flag, sizeof(int), cudaMemcpyDeviceToHost, s) !=
+            cudaSuccess ||
+        cudaStreamSynchronize(s) != cudaSuccess)
+      return PLUMB_CUDA_ELAUNCH;
+    return host ? PLUMB_RT_ERANGE : PLUMB_RT_OK;
+  }
 };
 
 } // namespace cuda

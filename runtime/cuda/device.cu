@@ -97,6 +97,15 @@ int plumb_cuda_memset(void *dst, int value, size_t bytes) {
 int plumb_cuda_synchronize(cudaStream_t stream) {
   return plumbCudaStatus(cudaStreamSynchronize(stream));
 }
+int plumb_cuda_copy(const void *x, void *y, int64_t nbytes,
+                    cudaStream_t stream) {
+  if (nbytes < 0)
+    return PLUMB_RT_EINVAL;
+  if (nbytes == 0 || x == y)
+    return PLUMB_RT_OK;
+  return plumbCudaStatus(cudaMemcpyAsync(y, x, (size_t)nbytes,
+                                         cudaMemcpyDeviceToDevice, stream));
+}
 
 int plumb_cuda_observer_create(plumb_cuda_observer **out, size_t bytes,
                                int64_t num_nodes) {

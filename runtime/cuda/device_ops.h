@@ -356,58 +356,10 @@ PLUMB_INLINE void convTransposeNdElement(const plumb_convnd_params &p,
 // Elementwise.
 //===----------------------------------------------------------------------===//
 
-/// plumb_rt_unary_f32 on one value (op codes of elementwise.h). Unknown op
-/// codes are rejected by the launcher.
-PLUMB_INLINE float unaryF32(int32_t op, float v, float alpha, float beta) {
-  switch (op) {
-  case PLUMB_RT_NEG: return ops::canon(ops::negF(v));
-  case PLUMB_RT_ABS: return ops::canon(ops::absF(v));
-  case PLUMB_RT_RECIPROCAL: return ops::reciprocalF(v);
-  case PLUMB_RT_SQRT: return ops::sqrtF(v);
-  case PLUMB_RT_EXP: return ops::expF(v);
-  case PLUMB_RT_LOG: return ops::logF(v);
-  case PLUMB_RT_TANH: return ops::tanhF(v);
-  case PLUMB_RT_SIGMOID: return ops::sigmoidF(v);
-  case PLUMB_RT_HARD_SIGMOID: return ops::hardSigmoidF(v, alpha, beta);
-  case PLUMB_RT_RELU: return ops::reluF(v);
-  case PLUMB_RT_LEAKY_RELU: return ops::leakyReluF(v, alpha);
-  case PLUMB_RT_CLIP: return ops::clipF(v, alpha, beta);
-  case PLUMB_RT_ERF: return ops::erfF(v);
-  case PLUMB_RT_GELU: return ops::geluErfF(v);
-  case PLUMB_RT_GELU_TANH: return ops::geluTanhF(v);
-  default: return ops::canon(v); // PLUMB_RT_IDENTITY
-  }
-}
-
-PLUMB_INLINE bool unaryOpValid(int32_t op) { return op >= 0 && op <= 15; }
-
-/// Arithmetic binary ops on float32 (ADD..MIN).
-PLUMB_INLINE float binaryF32(int32_t op, float x, float y) {
-  switch (op) {
-  case PLUMB_RT_ADD: return ops::canon(x + y);
-  case PLUMB_RT_SUB: return ops::canon(x - y);
-  case PLUMB_RT_MUL: return ops::canon(x * y);
-  case PLUMB_RT_DIV: return ops::canon(x / y);
-  case PLUMB_RT_POW: return ops::powF(x, y);
-  case PLUMB_RT_MAX: return ops::maxF(x, y);
-  default: return ops::minF(x, y); // PLUMB_RT_MIN
-  }
-}
-
-/// Comparison ops on float32 (IEEE), 0/1.
-PLUMB_INLINE uint8_t compareF32(int32_t op, float x, float y) {
-  switch (op) {
-  case PLUMB_RT_EQUAL: return x == y;
-  case PLUMB_RT_LESS: return x < y;
-  case PLUMB_RT_GREATER: return x > y;
-  case PLUMB_RT_GREATER_OR_EQUAL: return x >= y;
-  default: return x <= y; // PLUMB_RT_LESS_OR_EQUAL
-  }
-}
-
-PLUMB_INLINE bool binaryOpValid(int32_t op) {
-  return (op >= 0 && op <= 6) || (op >= 16 && op <= 20);
-}
+// The per-element arithmetic of the unary and binary ops is elementwise.h's
+// op tables (ops::unaryF32, ops::binaryF32, ops::compareValues), shared with
+// the host kernels; launchers reject unknown codes (ops::unaryF32Valid,
+// ops::binaryF32Valid).
 
 /// Output element i of a broadcast binary op.
 PLUMB_INLINE void binaryElement(const ops::BroadcastPlan &plan, int32_t op,
@@ -415,10 +367,10 @@ PLUMB_INLINE void binaryElement(const ops::BroadcastPlan &plan, int32_t op,
                                 int64_t i) {
   const float x = a[ops::broadcastOffset(plan, 0, i)];
   const float y = b[ops::broadcastOffset(plan, 1, i)];
-  if (op >= PLUMB_RT_EQUAL)
-    static_cast<uint8_t *>(out)[i] = compareF32(op, x, y);
+  if (ops::isCompareOp(op))
+    static_cast<uint8_t *>(out)[i] = ops::compareValues(op, x, y);
   else
-    static_cast<float *>(out)[i] = binaryF32(op, x, y);
+    static_cast<float *>(out)[i] = ops::binaryF32(op, x, y);
 }
 
 /// Cast of one float32 to int64 / int32 / bool (cast.h).
@@ -433,6 +385,34 @@ PLUMB_INLINE void castF32Element(const float *x, void *y, int32_t to,
     static_cast<uint8_t *>(y)[i] = v != 0.0f;
   else
     static_cast<float *>(y)[i] = ops::canon(v);
+}
+
+/// Cast of element i between any two element types (cast.h's rules, as
+/// plumb_rt_cast applies them).
+PLUMB_INLINE void castElement(const void *x, int32_t from, void *y, int32_t to,
+                              int64_t i) {
+  if (from == PLUMB_RT_F32) {
+    castF32Element(static_cast<const float *>(x), y, to, i);
+    return;
+  }
+  // Integers and bools: the value as int64 (bools as 0/1), then converted.
+  int64_t v;
+  if (from == PLUMB_RT_I64)
+    v = static_cast<const int64_t *>(x)[i];
+  else if (from == PLUMB_RT_I32)
+    v = static_cast<const int32_t *>(x)[i];
+  else
+    v = static_cast<const uint8_t *>(x)[i] != 0;
+  if (to == PLUMB_RT_F32)
+    static_cast<float *>(y)[i] = from == PLUMB_RT_I32
+                                     ? ops::castI32ToF32((int32_t)v)
+                                     : ops::castI64ToF32(v);
+  else if (to == PLUMB_RT_I64)
+    static_cast<int64_t *>(y)[i] = v;
+  else if (to == PLUMB_RT_I32)
+    static_cast<int32_t *>(y)[i] = (int32_t)(uint32_t)(uint64_t)v;
+  else
+    static_cast<uint8_t *>(y)[i] = v != 0;
 }
 
 //===----------------------------------------------------------------------===//

@@ -3,11 +3,16 @@
 // Part of Plumb. The host side of every CUDA-twin entry point, written once
 // as templates over an executor `Exec` with
 //     template <class F> static int run(int64_t n, const F &f, cudaStream_t s);
+//     template <class F> static int runChecked(int64_t n, F f, cudaStream_t s);
 // that calls f(i) for every i in [0, n) — one CUDA thread per index for the
 // real library (cuda_exec.cuh), a host loop for the emulation runner of
 // test/determinism (so this file, device_ops.h and the whole index logic are
 // tested bit for bit against the CPU kernels on machines without a GPU).
 // Functors are plain structs with PLUMB_HD operator() (no extended lambdas).
+// runChecked is for kernels whose errors depend on data (an index out of
+// range): it points the functor's `int *flag` at a zeroed flag, runs it and
+// returns PLUMB_RT_ERANGE when any call set the flag (it waits for the
+// stream to read it).
 // Argument checks mirror the CPU kernels so both return the same codes.
 //
 //===----------------------------------------------------------------------===//
@@ -16,6 +21,8 @@
 
 #include "device_ops.h"
 #include "plumb_cuda.h"
+
+#include "plumb/runtime/movement.h"
 
 namespace plumb {
 namespace cuda {
@@ -85,7 +92,7 @@ struct UnaryF {
   int32_t op;
   float alpha, beta;
   PLUMB_INLINE void operator()(int64_t i) const {
-    y[i] = unaryF32(op, x[i], alpha, beta);
+    y[i] = ops::unaryF32(op, x[i], alpha, beta);
   }
 };
 
@@ -104,6 +111,16 @@ struct CastF {
   void *y;
   int32_t to;
   PLUMB_INLINE void operator()(int64_t i) const { castF32Element(x, y, to, i); }
+};
+
+struct CastAnyF {
+  const void *x;
+  int32_t from;
+  void *y;
+  int32_t to;
+  PLUMB_INLINE void operator()(int64_t i) const {
+    castElement(x, from, y, to, i);
+  }
 };
 
 struct ReduceF {
@@ -247,6 +264,52 @@ int launchMatMulBatched(int64_t batch, int64_t M, int64_t N, int64_t K,
   return Exec::run(batch * M * N, MatMulF{g, a_bs, b_bs}, s);
 }
 
+/// ONNX Gemm with plumb_rt_gemm's parameters: the strides come from the
+/// geometry the host kernel uses (gemm.h gemmStrides).
+template <class Exec>
+int launchGemmOnnx(int64_t M, int64_t N, int64_t K, float alpha,
+                   const float *A, int transA, const float *B, int transB,
+                   float beta, const float *C, const int64_t *c_shape,
+                   int c_rank, float *Y, int64_t block, cudaStream_t s) {
+  const ::plumb::rt::GemmStrides g = ::plumb::rt::gemmStrides(
+      M, N, K, transA, transB, C != nullptr, c_shape, c_rank);
+  return launchGemm<Exec>(M, N, K, alpha, A, g.a_rs, g.a_cs, B, g.b_rs,
+                          g.b_cs, beta, C, g.c_rs, g.c_cs, Y, N, block, s);
+}
+
+/// numpy MatMul with plumb_rt_matmul_f32's parameters: one batched launch
+/// when the batch offsets are arithmetic sequences, else one per batch
+/// (each output element's dot product is the same either way).
+template <class Exec>
+int launchMatMul(const float *A, const int64_t *a_shape, int32_t a_rank,
+                 const float *B, const int64_t *b_shape, int32_t b_rank,
+                 float *Y, int64_t block, cudaStream_t s) {
+  ::plumb::rt::MatMulLayout L;
+  if (!::plumb::rt::matmulLayout(L, a_shape, a_rank, b_shape, b_rank))
+    return -1;
+  int64_t a1 = 0, b1 = 0;
+  if (L.batch > 1)
+    ::plumb::rt::matmulBatchOffsets(L, 1, &a1, &b1);
+  bool arithmetic = true;
+  for (int64_t b = 0; b < L.batch && arithmetic; ++b) {
+    int64_t ao, bo;
+    ::plumb::rt::matmulBatchOffsets(L, b, &ao, &bo);
+    arithmetic = ao == b * a1 && bo == b * b1;
+  }
+  if (arithmetic)
+    return launchMatMulBatched<Exec>(L.batch, L.M, L.N, L.K, A, a1, B, b1, Y,
+                                     block, s);
+  for (int64_t b = 0; b < L.batch; ++b) {
+    int64_t ao, bo;
+    ::plumb::rt::matmulBatchOffsets(L, b, &ao, &bo);
+    int rc = launchMatMulBatched<Exec>(1, L.M, L.N, L.K, A + ao, 0, B + bo, 0,
+                                       Y + b * L.M * L.N, block, s);
+    if (rc != PLUMB_RT_OK)
+      return rc;
+  }
+  return PLUMB_RT_OK;
+}
+
 template <class Exec>
 int launchConv(const plumb_conv2d_params *p, const float *X, const float *W,
                const float *bias, float *Y, int64_t block, bool transposed,
@@ -346,7 +409,7 @@ int launchConvNd(const plumb_convnd_params *p, const float *X, const float *W,
 template <class Exec>
 int launchUnary(int32_t op, const float *x, float *y, int64_t n, float alpha,
                 float beta, cudaStream_t s) {
-  if (!unaryOpValid(op) || n < 0)
+  if (!ops::unaryF32Valid(op) || n < 0)
     return PLUMB_RT_EINVAL;
   if (n == 0)
     return PLUMB_RT_OK;
@@ -358,7 +421,7 @@ int launchBinary(int32_t op, const float *a, const int64_t *a_shape,
                  int32_t a_rank, const float *b, const int64_t *b_shape,
                  int32_t b_rank, void *out, const int64_t *out_shape,
                  int32_t out_rank, cudaStream_t s) {
-  if (!binaryOpValid(op))
+  if (!ops::binaryF32Valid(op))
     return PLUMB_RT_EINVAL;
   BinaryF f;
   const int64_t *shapes[2] = {a_shape, b_shape};
@@ -383,6 +446,18 @@ int launchCast(const float *x, void *y, int32_t to, int64_t n,
   if (n == 0)
     return PLUMB_RT_OK;
   return Exec::run(n, CastF{x, y, to}, s);
+}
+
+/// plumb_rt_cast's conversions between every pair of element types.
+template <class Exec>
+int launchCastAny(const void *x, int32_t from, void *y, int32_t to, int64_t n,
+                  cudaStream_t s) {
+  if (from < PLUMB_RT_F32 || from > PLUMB_RT_BOOL || to < PLUMB_RT_F32 ||
+      to > PLUMB_RT_BOOL || n < 0)
+    return PLUMB_RT_EINVAL;
+  if (n == 0)
+    return PLUMB_RT_OK;
+  return Exec::run(n, CastAnyF{x, from, y, to}, s);
 }
 
 template <class Exec>
@@ -566,6 +641,69 @@ int launchResize(const float *x, const int64_t *in_shape, int32_t rank,
   f.x = x;
   f.y = y;
   return Exec::run(total, f, s);
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement with indices.
+//===----------------------------------------------------------------------===//
+
+/// Copies one element of `bytes` (1, 2, 4 or 8) bytes: bits, no arithmetic.
+PLUMB_INLINE void copyElement(char *dst, const char *src, int64_t bytes) {
+  switch (bytes) {
+  case 1:
+    *dst = *src;
+    return;
+  case 2:
+    *reinterpret_cast<uint16_t *>(dst) = *reinterpret_cast<const uint16_t *>(src);
+    return;
+  case 4:
+    *reinterpret_cast<uint32_t *>(dst) = *reinterpret_cast<const uint32_t *>(src);
+    return;
+  default:
+    *reinterpret_cast<uint64_t *>(dst) = *reinterpret_cast<const uint64_t *>(src);
+    return;
+  }
+}
+
+struct GatherNdF { // i over the output elements
+  ::plumb::rt::GatherNdGeom g;
+  const char *data;
+  const void *indices;
+  char *y;
+  int64_t esize;
+  int *flag; // set by Exec::runChecked; 1 = an index out of range
+  PLUMB_INLINE void operator()(int64_t i) const {
+    const int64_t row = i / g.slice, s = i - row * g.slice;
+    const int64_t off =
+        ::plumb::rt::gatherNdOffset(g, indices, row / g.tuples, row % g.tuples);
+    if (off < 0) {
+      *flag = 1;
+      return;
+    }
+    copyElement(y + i * esize, data + (off + s) * esize, esize);
+  }
+};
+
+template <class Exec>
+int launchGatherNd(const void *data, const int64_t *data_shape,
+                   int32_t data_rank, const void *indices,
+                   int32_t index_is_i32, const int64_t *idx_shape,
+                   int32_t idx_rank, int32_t batch_dims, void *y,
+                   int64_t elem_size, cudaStream_t s) {
+  GatherNdF f;
+  if ((elem_size != 1 && elem_size != 2 && elem_size != 4 && elem_size != 8) ||
+      ::plumb::rt::makeGatherNdGeom(f.g, data_shape, data_rank, idx_shape,
+                                    idx_rank, batch_dims,
+                                    index_is_i32) != PLUMB_RT_OK)
+    return PLUMB_RT_EINVAL;
+  const int64_t total = f.g.batches * f.g.tuples * f.g.slice;
+  if (total == 0)
+    return PLUMB_RT_OK;
+  f.data = static_cast<const char *>(data);
+  f.indices = indices;
+  f.y = static_cast<char *>(y);
+  f.esize = elem_size;
+  return Exec::runChecked(total, f, s);
 }
 
 } // namespace cuda

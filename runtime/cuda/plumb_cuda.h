@@ -43,6 +43,9 @@ int plumb_cuda_upload(void *dst, const void *src, size_t bytes);
 int plumb_cuda_download(void *dst, const void *src, size_t bytes);
 int plumb_cuda_memset(void *dst, int value, size_t bytes);
 int plumb_cuda_synchronize(cudaStream_t stream);
+/// plumb_rt_copy on the device (device to device, on `stream`).
+int plumb_cuda_copy(const void *x, void *y, int64_t nbytes,
+                    cudaStream_t stream);
 
 /// Observing a run from behind (plumb_model_run_observed, model_abi.h). An
 /// observer owns a device area and a pinned host area of `bytes` each, a
@@ -79,6 +82,16 @@ int plumb_cuda_gemm_strided(int64_t M, int64_t N, int64_t K, float alpha,
                             float beta, const float *C, int64_t c_rs,
                             int64_t c_cs, float *Y, int64_t ldy, int64_t block,
                             cudaStream_t stream);
+/// plumb_rt_gemm on the device.
+int plumb_cuda_gemm(int64_t M, int64_t N, int64_t K, float alpha,
+                    const float *A, int transA, const float *B, int transB,
+                    float beta, const float *C, const int64_t *c_shape,
+                    int c_rank, float *Y, int64_t block, cudaStream_t stream);
+/// plumb_rt_matmul_f32 on the device.
+int plumb_cuda_matmul_f32(const float *A, const int64_t *a_shape,
+                          int32_t a_rank, const float *B,
+                          const int64_t *b_shape, int32_t b_rank, float *Y,
+                          int64_t block, cudaStream_t stream);
 /// plumb_rt_matmul_batched on the device.
 int plumb_cuda_matmul_batched(int64_t batch, int64_t M, int64_t N, int64_t K,
                               const float *A, int64_t a_bs, const float *B,
@@ -127,6 +140,9 @@ int plumb_cuda_binary_f32(int32_t op, const float *a, const int64_t *a_shape,
 /// Cast float32 -> plumb_rt_dtype `to` (F32, I64, I32, BOOL).
 int plumb_cuda_cast_f32(const float *x, void *y, int32_t to, int64_t n,
                         cudaStream_t stream);
+/// plumb_rt_cast on the device (every pair of element types).
+int plumb_cuda_cast(const void *x, int32_t from, void *y, int32_t to,
+                    int64_t n, cudaStream_t stream);
 
 //===--- Reductions, softmax (reduce.h, softmax.h) ------------------------===//
 
@@ -184,6 +200,16 @@ int plumb_cuda_resize_f32(const float *x, const int64_t *in_shape,
                           const float *scales, int32_t mode,
                           int32_t coord_mode, int32_t nearest_mode, float *y,
                           cudaStream_t stream);
+
+//===--- Data movement (movement.h) ----------------------------------------===//
+
+/// plumb_rt_gather_nd on the device; PLUMB_RT_ERANGE (after waiting for the
+/// stream) when an index is out of range.
+int plumb_cuda_gather_nd(const void *data, const int64_t *data_shape,
+                         int32_t data_rank, const void *indices,
+                         int32_t index_is_i32, const int64_t *idx_shape,
+                         int32_t idx_rank, int32_t batch_dims, void *y,
+                         int64_t elem_size, cudaStream_t stream);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -85,21 +85,12 @@ int compareOp(int32_t op, const BroadcastPlan &p, const T *a, const T *b,
               void *out) {
   uint8_t *o = static_cast<uint8_t *>(out);
   switch (op) {
-  case PLUMB_RT_EQUAL:
-    runBinary(p, a, b, o, [](T x, T y) -> uint8_t { return x == y; });
+#define PLUMB_X(NAME, CODE, EXPR)                                              \
+  case CODE:                                                                   \
+    runBinary(p, a, b, o, [](T x, T y) -> uint8_t { return EXPR; });          \
     return PLUMB_RT_OK;
-  case PLUMB_RT_LESS:
-    runBinary(p, a, b, o, [](T x, T y) -> uint8_t { return x < y; });
-    return PLUMB_RT_OK;
-  case PLUMB_RT_GREATER:
-    runBinary(p, a, b, o, [](T x, T y) -> uint8_t { return x > y; });
-    return PLUMB_RT_OK;
-  case PLUMB_RT_GREATER_OR_EQUAL:
-    runBinary(p, a, b, o, [](T x, T y) -> uint8_t { return x >= y; });
-    return PLUMB_RT_OK;
-  case PLUMB_RT_LESS_OR_EQUAL:
-    runBinary(p, a, b, o, [](T x, T y) -> uint8_t { return x <= y; });
-    return PLUMB_RT_OK;
+    PLUMB_COMPARE_OPS(PLUMB_X)
+#undef PLUMB_X
   default:
     return PLUMB_RT_EINVAL;
   }
@@ -223,12 +214,36 @@ int mathArray(void (*fn)(const float *, float *, int64_t), const float *x,
   return PLUMB_RT_OK;
 }
 
+/// Variadic Sum / Max / Min of integers (wraparound), left to right.
+template <typename T>
+int variadicInt(int32_t op, int32_t count, const T *const *inputs,
+                const int64_t *const *shapes, const int32_t *ranks, T *out,
+                const int64_t *out_shape, int32_t out_rank) {
+  auto id = [](T v) { return v; };
+  switch (op) {
+  case PLUMB_RT_ADD:
+    return variadic(count, inputs, shapes, ranks, out, out_shape, out_rank,
+                    [](T a, T b) { return addI(a, b); }, id);
+  case PLUMB_RT_MAX:
+    return variadic(count, inputs, shapes, ranks, out, out_shape, out_rank,
+                    [](T a, T b) { return maxI(a, b); }, id);
+  case PLUMB_RT_MIN:
+    return variadic(count, inputs, shapes, ranks, out, out_shape, out_rank,
+                    [](T a, T b) { return minI(a, b); }, id);
+  default:
+    return PLUMB_RT_EINVAL;
+  }
+}
+
 } // namespace
 
 extern "C" {
 
 int plumb_rt_unary_f32(int32_t op, const float *x, float *y, int64_t n,
                        float alpha, float beta) {
+  // PLUMB_UNARY_F32_MATH_OPS run through their vectorised array kernels
+  // (math_kernels.h, bit-identical to the scalar functions); the others are
+  // loops over the op table's expression.
   switch (op) {
   case PLUMB_RT_EXP:
     return mathArray(plumb_rt_exp_f32, x, y, n);
@@ -244,46 +259,15 @@ int plumb_rt_unary_f32(int32_t op, const float *x, float *y, int64_t n,
     return mathArray(plumb_rt_gelu_f32, x, y, n);
   case PLUMB_RT_GELU_TANH:
     return mathArray(plumb_rt_gelu_tanh_f32, x, y, n);
-  case PLUMB_RT_NEG:
-    return applyUnary(x, y, n, [](float v) { return canon(negF(v)); });
-  case PLUMB_RT_ABS:
-    return applyUnary(x, y, n, [](float v) { return canon(absF(v)); });
-  case PLUMB_RT_RECIPROCAL:
-    return applyUnary(x, y, n, [](float v) { return reciprocalF(v); });
-  case PLUMB_RT_SQRT:
-    return applyUnary(x, y, n, [](float v) { return sqrtF(v); });
-  case PLUMB_RT_HARD_SIGMOID:
-    return applyUnary(x, y, n, [alpha, beta](float v) {
-      return hardSigmoidF(v, alpha, beta);
+#define PLUMB_X(NAME, CODE, EXPR)                                              \
+  case CODE:                                                                   \
+    return applyUnary(x, y, n, [alpha, beta](float v) {                        \
+      (void)alpha;                                                             \
+      (void)beta;                                                              \
+      return EXPR;                                                             \
     });
-  case PLUMB_RT_RELU:
-    return applyUnary(x, y, n, [](float v) { return reluF(v); });
-  case PLUMB_RT_LEAKY_RELU:
-    return applyUnary(x, y, n,
-                      [alpha](float v) { return leakyReluF(v, alpha); });
-  case PLUMB_RT_CLIP:
-    return applyUnary(x, y, n,
-                      [alpha, beta](float v) { return clipF(v, alpha, beta); });
-  case PLUMB_RT_IDENTITY:
-    return applyUnary(x, y, n, [](float v) { return canon(v); });
-  case PLUMB_RT_FLOOR:
-    return applyUnary(x, y, n, [](float v) { return canon(floorF(v)); });
-  case PLUMB_RT_CEIL:
-    return applyUnary(x, y, n, [](float v) { return canon(ceilF(v)); });
-  case PLUMB_RT_ROUND:
-    return applyUnary(x, y, n, [](float v) { return canon(roundEvenF(v)); });
-  case PLUMB_RT_SIGN:
-    return applyUnary(x, y, n, [](float v) { return signF(v); });
-  case PLUMB_RT_SOFTPLUS:
-    return applyUnary(x, y, n, [](float v) { return softplusF(v); });
-  case PLUMB_RT_SOFTSIGN:
-    return applyUnary(x, y, n, [](float v) { return softsignF(v); });
-  case PLUMB_RT_ELU:
-    return applyUnary(x, y, n, [alpha](float v) { return eluF(v, alpha); });
-  case PLUMB_RT_SELU:
-    return applyUnary(x, y, n, [alpha, beta](float v) {
-      return seluF(v, alpha, beta);
-    });
+    PLUMB_UNARY_F32_SCALAR_OPS(PLUMB_X)
+#undef PLUMB_X
   default:
     return PLUMB_RT_EINVAL;
   }
@@ -314,30 +298,12 @@ int plumb_rt_binary_f32(int32_t op, const float *a, const int64_t *a_shape,
     return rc;
   float *o = static_cast<float *>(out);
   switch (op) {
-  case PLUMB_RT_ADD:
-    runBinary(p, a, b, o, [](float x, float y) { return canon(x + y); });
+#define PLUMB_X(NAME, CODE, EXPR)                                              \
+  case CODE:                                                                   \
+    runBinary(p, a, b, o, [](float x, float y) { return EXPR; });             \
     return PLUMB_RT_OK;
-  case PLUMB_RT_SUB:
-    runBinary(p, a, b, o, [](float x, float y) { return canon(x - y); });
-    return PLUMB_RT_OK;
-  case PLUMB_RT_MUL:
-    runBinary(p, a, b, o, [](float x, float y) { return canon(x * y); });
-    return PLUMB_RT_OK;
-  case PLUMB_RT_DIV:
-    runBinary(p, a, b, o, [](float x, float y) { return canon(x / y); });
-    return PLUMB_RT_OK;
-  case PLUMB_RT_POW:
-    runBinary(p, a, b, o, [](float x, float y) { return powF(x, y); });
-    return PLUMB_RT_OK;
-  case PLUMB_RT_MAX:
-    runBinary(p, a, b, o, [](float x, float y) { return maxF(x, y); });
-    return PLUMB_RT_OK;
-  case PLUMB_RT_MIN:
-    runBinary(p, a, b, o, [](float x, float y) { return minF(x, y); });
-    return PLUMB_RT_OK;
-  case PLUMB_RT_PRELU:
-    runBinary(p, a, b, o, [](float x, float y) { return preluF(x, y); });
-    return PLUMB_RT_OK;
+    PLUMB_BINARY_F32_OPS(PLUMB_X)
+#undef PLUMB_X
   default:
     return compareOp<float, NoFn>(op, p, a, b, out);
   }
@@ -472,20 +438,17 @@ int plumb_rt_variadic_i64(int32_t op, int32_t count,
                           const int64_t *const *shapes, const int32_t *ranks,
                           int64_t *out, const int64_t *out_shape,
                           int32_t out_rank) {
-  auto id = [](int64_t v) { return v; };
-  switch (op) {
-  case PLUMB_RT_ADD:
-    return variadic(count, inputs, shapes, ranks, out, out_shape, out_rank,
-                    [](int64_t a, int64_t b) { return addI(a, b); }, id);
-  case PLUMB_RT_MAX:
-    return variadic(count, inputs, shapes, ranks, out, out_shape, out_rank,
-                    [](int64_t a, int64_t b) { return maxI(a, b); }, id);
-  case PLUMB_RT_MIN:
-    return variadic(count, inputs, shapes, ranks, out, out_shape, out_rank,
-                    [](int64_t a, int64_t b) { return minI(a, b); }, id);
-  default:
-    return PLUMB_RT_EINVAL;
-  }
+  return variadicInt(op, count, inputs, shapes, ranks, out, out_shape,
+                     out_rank);
+}
+
+int plumb_rt_variadic_i32(int32_t op, int32_t count,
+                          const int32_t *const *inputs,
+                          const int64_t *const *shapes, const int32_t *ranks,
+                          int32_t *out, const int64_t *out_shape,
+                          int32_t out_rank) {
+  return variadicInt(op, count, inputs, shapes, ranks, out, out_shape,
+                     out_rank);
 }
 
 int plumb_rt_broadcast_shape(const int64_t *a_shape, int32_t a_rank,

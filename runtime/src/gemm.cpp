@@ -448,29 +448,16 @@ void plumb_rt_gemm_reference(int64_t M, int64_t N, int64_t K, float alpha,
     }
 }
 
-void plumb_rt_gemm(int64_t M, int64_t N, int64_t K, float alpha,
-                   const float *A, int transA, const float *B, int transB,
-                   float beta, const float *C, const int64_t *c_shape,
-                   int c_rank, float *Y, int64_t block) {
-  // A' (m, k): A is [M,K] (rs K, cs 1) or, transposed, [K,M] (rs 1, cs M).
-  const int64_t a_rs = transA ? 1 : K, a_cs = transA ? M : 1;
-  const int64_t b_rs = transB ? 1 : N, b_cs = transB ? K : 1;
-  int64_t c_rs = 0, c_cs = 0;
-  if (C) {
-    // Unidirectional broadcast of C's shape to [M, N]: dims of size 1 (or
-    // missing leading dims) get stride 0.
-    int64_t d0 = 1, d1 = 1;
-    if (c_rank >= 2) {
-      d0 = c_shape[c_rank - 2];
-      d1 = c_shape[c_rank - 1];
-    } else if (c_rank == 1) {
-      d1 = c_shape[0];
-    }
-    c_cs = d1 == 1 ? 0 : 1;
-    c_rs = d0 == 1 ? 0 : d1;
-  }
-  Epilogue e{alpha, beta, C, c_rs, c_cs};
-  gemmCore(M, N, K, A, a_rs, a_cs, B, b_rs, b_cs, e, Y, N, block);
+int plumb_rt_gemm(int64_t M, int64_t N, int64_t K, float alpha,
+                  const float *A, int transA, const float *B, int transB,
+                  float beta, const float *C, const int64_t *c_shape,
+                  int c_rank, float *Y, int64_t block) {
+  const plumb::rt::GemmStrides s =
+      plumb::rt::gemmStrides(M, N, K, transA, transB, C != nullptr, c_shape,
+                             c_rank);
+  Epilogue e{alpha, beta, C, s.c_rs, s.c_cs};
+  gemmCore(M, N, K, A, s.a_rs, s.a_cs, B, s.b_rs, s.b_cs, e, Y, N, block);
+  return 0;
 }
 
 void plumb_rt_matmul_batched(int64_t batch, int64_t M, int64_t N, int64_t K,
@@ -485,64 +472,34 @@ void plumb_rt_matmul_batched(int64_t batch, int64_t M, int64_t N, int64_t K,
 int plumb_rt_matmul(const float *A, const int64_t *a_shape, int a_rank,
                     const float *B, const int64_t *b_shape, int b_rank,
                     float *Y, int64_t *y_shape, int *y_rank, int64_t block) {
-  if (a_rank < 1 || b_rank < 1)
+  plumb::rt::MatMulLayout L;
+  if (!plumb::rt::matmulLayout(L, a_shape, a_rank, b_shape, b_rank))
     return -1;
-  const bool aVec = a_rank == 1, bVec = b_rank == 1;
-  const int64_t M = aVec ? 1 : a_shape[a_rank - 2];
-  const int64_t K = a_shape[a_rank - 1];
-  const int64_t Kb = bVec ? b_shape[0] : b_shape[b_rank - 2];
-  const int64_t N = bVec ? 1 : b_shape[b_rank - 1];
-  if (K != Kb)
-    return -1;
-  const int aBatchRank = aVec ? 0 : a_rank - 2;
-  const int bBatchRank = bVec ? 0 : b_rank - 2;
-  const int batchRank = std::max(aBatchRank, bBatchRank);
-  std::vector<int64_t> outBatch(batchRank), aStride(batchRank, 0),
-      bStride(batchRank, 0);
-  // Batch strides (elements), aligned at the right; size-1 dims broadcast.
-  int64_t as = M * K, bs = K * N;
-  for (int d = batchRank - 1; d >= 0; --d) {
-    const int ai = d - (batchRank - aBatchRank);
-    const int bi = d - (batchRank - bBatchRank);
-    const int64_t ad = ai >= 0 ? a_shape[ai] : 1;
-    const int64_t bd = bi >= 0 ? b_shape[bi] : 1;
-    if (ad != bd && ad != 1 && bd != 1)
-      return -1;
-    outBatch[d] = std::max(ad, bd);
-    if (ad == 1 && bd == 0)
-      outBatch[d] = 0;
-    if (ad == 0 || bd == 0)
-      outBatch[d] = 0;
-    aStride[d] = ad == 1 ? 0 : as;
-    bStride[d] = bd == 1 ? 0 : bs;
-    as *= ad;
-    bs *= bd;
-  }
   int r = 0;
-  for (int d = 0; d < batchRank; ++d)
-    y_shape[r++] = outBatch[d];
-  if (!aVec)
-    y_shape[r++] = M;
-  if (!bVec)
-    y_shape[r++] = N;
+  for (int d = 0; d < L.batchRank; ++d)
+    y_shape[r++] = L.outBatch[d];
+  if (a_rank != 1)
+    y_shape[r++] = L.M;
+  if (b_rank != 1)
+    y_shape[r++] = L.N;
   *y_rank = r;
-
-  int64_t batch = 1;
-  for (int d = 0; d < batchRank; ++d)
-    batch *= outBatch[d];
   Epilogue e{1.0f, 1.0f, nullptr, 0, 0};
-  for (int64_t b = 0; b < batch; ++b) {
-    int64_t rem = b, aOff = 0, bOff = 0;
-    for (int d = batchRank - 1; d >= 0; --d) {
-      const int64_t idx = rem % outBatch[d];
-      rem /= outBatch[d];
-      aOff += idx * aStride[d];
-      bOff += idx * bStride[d];
-    }
-    gemmCore(M, N, K, A + aOff, K, 1, B + bOff, N, 1, e, Y + b * M * N, N,
-             block);
+  for (int64_t b = 0; b < L.batch; ++b) {
+    int64_t aOff, bOff;
+    plumb::rt::matmulBatchOffsets(L, b, &aOff, &bOff);
+    gemmCore(L.M, L.N, L.K, A + aOff, L.K, 1, B + bOff, L.N, 1, e,
+             Y + b * L.M * L.N, L.N, block);
   }
   return 0;
+}
+
+int plumb_rt_matmul_f32(const float *A, const int64_t *a_shape, int32_t a_rank,
+                        const float *B, const int64_t *b_shape, int32_t b_rank,
+                        float *Y, int64_t block) {
+  int64_t y_shape[PLUMB_RT_GEMM_MAX_RANK];
+  int y_rank = 0;
+  return plumb_rt_matmul(A, a_shape, a_rank, B, b_shape, b_rank, Y, y_shape,
+                         &y_rank, block);
 }
 
 } // extern "C"

@@ -385,6 +385,42 @@ int plumb_rt_gather(const void *x, const int64_t *shape, int32_t rank,
   return PLUMB_RT_OK;
 }
 
+int plumb_rt_gather_nd(const void *data, const int64_t *data_shape,
+                       int32_t data_rank, const void *indices,
+                       int32_t index_is_i32, const int64_t *idx_shape,
+                       int32_t idx_rank, int32_t batch_dims, void *y,
+                       int64_t elem_size) {
+  plumb::rt::GatherNdGeom g;
+  if (elem_size < 1 || !okRank(data_shape, data_rank) ||
+      !okRank(idx_shape, idx_rank) ||
+      plumb::rt::makeGatherNdGeom(g, data_shape, data_rank, idx_shape,
+                                  idx_rank, batch_dims,
+                                  index_is_i32) != PLUMB_RT_OK)
+    return PLUMB_RT_EINVAL;
+  const int64_t rows = g.batches * g.tuples;
+  if (rows > 0 && !indices)
+    return PLUMB_RT_EINVAL;
+  // Every index is checked before anything is written.
+  for (int64_t r = 0; r < rows; ++r)
+    if (plumb::rt::gatherNdOffset(g, indices, r / g.tuples, r % g.tuples) < 0)
+      return PLUMB_RT_ERANGE;
+  const int64_t rowBytes = g.slice * elem_size;
+  if (rows == 0 || rowBytes == 0)
+    return PLUMB_RT_OK;
+  const char *src = static_cast<const char *>(data);
+  char *dst = static_cast<char *>(y);
+  parallelRange(rows, kRowGrainBytes / rowBytes + 1,
+                [&](int64_t lo, int64_t hi) {
+                  for (int64_t r = lo; r < hi; ++r)
+                    memcpy(dst + r * rowBytes,
+                           src + plumb::rt::gatherNdOffset(
+                                     g, indices, r / g.tuples, r % g.tuples) *
+                                     elem_size,
+                           (size_t)rowBytes);
+                });
+  return PLUMB_RT_OK;
+}
+
 int plumb_rt_expand(const void *x, const int64_t *shape, int32_t rank,
                     void *y, const int64_t *out_shape, int32_t out_rank,
                     int64_t elem_size) {

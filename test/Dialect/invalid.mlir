@@ -12,6 +12,32 @@ func.func @gelu_approximate(%x: tensor<2xf32>) {
 
 // -----
 
+func.func @hard_swish_integer(%x: tensor<2xi64>) {
+  // expected-error @+1 {{must be statically shaped tensor of 32-bit float values}}
+  %0 = plumb.hard_swish %x : tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @gather_nd_batch_dims(%d: tensor<2x3x4xf32>, %i: tensor<3x1xi64>) {
+  // expected-error @+2 {{gather_nd: batch dimension 0 differs: data 2x3x4, indices 3x1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = plumb.gather_nd %d, %i {batch_dims = 1 : i64} : (tensor<2x3x4xf32>, tensor<3x1xi64>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_result(%d: tensor<2x3x4xf32>, %i: tensor<5x2xi64>) {
+  // expected-error @+2 {{'plumb.gather_nd' op inferred type(s) 'tensor<5x4xf32>' are incompatible with return type(s) of operation 'tensor<5x3xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = plumb.gather_nd %d, %i : (tensor<2x3x4xf32>, tensor<5x2xi64>) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
 func.func @binary_result_shape(%x: tensor<2x3xf32>, %y: tensor<3xf32>) {
   // expected-error @+1 {{'plumb.add' op result shape 3x3 differs from the inferred shape 2x3}}
   %0 = plumb.add %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<3x3xf32>

@@ -54,6 +54,8 @@ func.func @unary(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %b: tensor<4xi1>) {
   %15 = plumb.gelu %x : tensor<2x3xf32>
   // CHECK: plumb.gelu %[[X]] {approximate = "tanh"} : tensor<2x3xf32>
   %16 = plumb.gelu %x {approximate = "tanh"} : tensor<2x3xf32>
+  // CHECK: plumb.hard_swish %[[X]] : tensor<2x3xf32>
+  %17 = plumb.hard_swish %x : tensor<2x3xf32>
   return
 }
 
@@ -190,6 +192,8 @@ func.func @movement(%x: tensor<2x3x4xf32>, %y: tensor<2x3xf32>, %i: tensor<2xi32
   %4 = plumb.slice %y {starts = array<i64: 1, 2>, steps = array<i64: 1, -2>} : tensor<2x3xf32> -> tensor<1x2xf32>
   // CHECK: plumb.gather %[[Y]], %[[I]] {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<2x2xf32>
   %5 = plumb.gather %y, %i {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<2x2xf32>
+  // CHECK: plumb.gather_nd %[[X]], %[[I]] : (tensor<2x3x4xf32>, tensor<2xi32>) -> tensor<4xf32>
+  %g = plumb.gather_nd %x, %i : (tensor<2x3x4xf32>, tensor<2xi32>) -> tensor<4xf32>
   // CHECK: plumb.expand %[[Y]] : tensor<2x3xf32> -> tensor<5x2x3xf32>
   %6 = plumb.expand %y : tensor<2x3xf32> -> tensor<5x2x3xf32>
   // CHECK: plumb.pad %[[Y]] {mode = "constant", pads = array<i64: 0, 1, 0, 1>, value = 0.000000e+00 : f32} : tensor<2x3xf32> -> tensor<2x5xf32>

@@ -12,6 +12,7 @@
 #include "plumb/runtime/elementwise.h"
 #include "plumb/runtime/gemm.h"
 #include "plumb/runtime/math_kernels.h"
+#include "plumb/runtime/movement.h"
 #include "plumb/runtime/norm.h"
 #include "plumb/runtime/pool.h"
 #include "plumb/runtime/reduce.h"
@@ -750,6 +751,64 @@ std::vector<Case> buildCases() {
           0, true, 8, false);
   addConv(cs, Kind::Conv2d, 1, 2, 4, 17, 3, 2, 2, 1, 1, 1, 1, 1, 0, 0, 0, 0,
           0, true, 3, false);
+
+  // The unary ops added after the first table (codes 16 on; new cases go
+  // last so every earlier case keeps its inputs and hash).
+  struct LaterUnary {
+    int op;
+    const char *n;
+    float alpha, beta;
+  };
+  static const LaterUnary kLater[] = {
+      {16, "floor", 0, 0},      {17, "ceil", 0, 0},
+      {18, "round", 0, 0},      {19, "sign", 0, 0},
+      {20, "softplus", 0, 0},   {21, "softsign", 0, 0},
+      {22, "elu", 0.75f, 0},    {23, "selu", 1.6732632f, 1.0507010f},
+      {24, "hard_swish", 0, 0},
+  };
+  for (const LaterUnary &u : kLater) {
+    Case c;
+    c.kind = Kind::Unary;
+    c.family = "unary";
+    c.p = {u.op};
+    c.f = {u.alpha, u.beta};
+    c.in.push_back(genEdge(nextSeed(), 4099, 8.0f));
+    c.shape = "4099";
+    c.name = std::string("unary/") + u.n;
+    cs.push_back(c);
+  }
+
+  // GatherND: tuples of every length, batch dims, negative indices.
+  struct GndC {
+    int64_t b;
+    std::vector<int64_t> data, idx;
+  };
+  static const GndC kGnd[] = {
+      {0, {5, 7, 3}, {4, 1}},    {0, {5, 7, 3}, {2, 3, 2}},
+      {0, {5, 7, 3}, {6, 3}},    {1, {4, 6, 5}, {4, 2, 1}},
+      {1, {3, 5, 4, 2}, {3, 2}}, {2, {2, 3, 9, 4}, {2, 3, 5, 1}},
+  };
+  for (const GndC &g : kGnd) {
+    Case c;
+    c.kind = Kind::GatherNd;
+    c.family = "movement";
+    c.p = {g.b};
+    c.ia = g.data;
+    c.ib = g.idx;
+    c.in.push_back(genEdge(nextSeed(), (size_t)numel(g.data), 4.0f));
+    const int64_t k = g.idx.back();
+    std::vector<float> idx((size_t)numel(g.idx));
+    Rng r(nextSeed());
+    for (size_t i = 0; i < idx.size(); ++i) {
+      const int64_t dim = g.data[(size_t)(g.b + (int64_t)i % k)];
+      idx[i] = (float)((int64_t)(r.next() % (uint64_t)(2 * dim)) - dim);
+    }
+    c.in.push_back(idx);
+    c.shape = "data " + dimsv(g.data) + " indices " + dimsv(g.idx);
+    c.name = "gather_nd/" + dimsv(g.data) + "/" + dimsv(g.idx) + "/b" +
+             std::to_string(g.b);
+    cs.push_back(c);
+  }
   return cs;
 }
 
@@ -1067,8 +1126,27 @@ Output runCpu(const Case &c) {
     }
     break;
   }
+  case Kind::GatherNd: {
+    std::vector<int64_t> idx(c.in[1].begin(), c.in[1].end());
+    const int32_t r = (int32_t)c.ia.size(), q = (int32_t)c.ib.size();
+    std::vector<float> y((size_t)gatherNdOutputs(c));
+    o.status = plumb_rt_gather_nd(c.in[0].data(), c.ia.data(), r, idx.data(), 0,
+                                  c.ib.data(), q, (int32_t)c.p[0], y.data(), 4);
+    o.addF32(y);
+    break;
+  }
   }
   return o;
+}
+
+int64_t gatherNdOutputs(const Case &c) {
+  const int64_t b = c.p[0], k = c.ib.back();
+  int64_t n = 1;
+  for (size_t i = 0; i + 1 < c.ib.size(); ++i)
+    n *= c.ib[i];
+  for (size_t i = (size_t)(b + k); i < c.ia.size(); ++i)
+    n *= c.ia[i];
+  return n;
 }
 
 } // namespace plumbdet

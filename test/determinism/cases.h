@@ -55,6 +55,8 @@ enum class Kind {
   ConvTNd,      // p: N Cin Cout group hasBias, ia: in, kernel, out, stride,
                 //    dilation, pad_begin, pad_end (spatial entries each)
   ConvNd,       // as ConvTNd (plumb_rt_conv_nd; out = the conv output dims)
+  GatherNd,     // p: batch_dims, ia: data shape, ib: indices shape;
+                // in: data, indices (exact integers as floats)
 };
 
 enum MathFn {
@@ -124,6 +126,8 @@ std::vector<float> genEdge(uint64_t seed, size_t n, float scalePow2 = 1.0f);
 
 /// The N-d geometry of a Kind::ConvTNd or Kind::ConvNd case.
 plumb_convnd_params convNdParams(const Case &c);
+/// The number of output elements of a GatherNd case.
+int64_t gatherNdOutputs(const Case &c);
 
 /// The case list (same on every platform and for every runner).
 std::vector<Case> buildCases();

@@ -61,6 +61,12 @@ struct HostExec {
       f(i);
     return PLUMB_RT_OK;
   }
+  template <class F> static int runChecked(int64_t n, F f, cudaStream_t s) {
+    int flag = 0;
+    f.flag = &flag;
+    run(n, f, s);
+    return flag ? PLUMB_RT_ERANGE : PLUMB_RT_OK;
+  }
 };
 } // namespace
 
@@ -72,6 +78,7 @@ struct HostExec {
 #define PLUMB_ABI_POOL
 #define PLUMB_ABI_NORM
 #define PLUMB_ABI_RESIZE
+#define PLUMB_ABI_MOVEMENT
 #include "abi.inc"
 
 extern "C" {
@@ -102,6 +109,13 @@ int plumb_cuda_memset(void *dst, int value, size_t bytes) {
   return PLUMB_RT_OK;
 }
 int plumb_cuda_synchronize(cudaStream_t) { return PLUMB_RT_OK; }
+int plumb_cuda_copy(const void *x, void *y, int64_t nbytes, cudaStream_t) {
+  if (nbytes < 0)
+    return PLUMB_RT_EINVAL;
+  if (nbytes > 0 && x != y)
+    memmove(y, x, (size_t)nbytes);
+  return PLUMB_RT_OK;
+}
 
 int plumb_cuda_observer_create(plumb_cuda_observer **out, size_t bytes,
                                int64_t num_nodes) {

@@ -370,6 +370,21 @@ Output runDevice(const Case &c, int reps, double *ms) {
     };
     break;
   }
+  case Kind::GatherNd: {
+    const float *data = in(0);
+    std::vector<int64_t> idx(c.in[1].begin(), c.in[1].end());
+    Dev *di = new Dev(idx);
+    keep.push_back(di);
+    o.status |= di->err;
+    const void *indices = di->p;
+    float *y = (float *)addOut((size_t)gatherNdOutputs(c), 0);
+    launch = [=, &c] {
+      return plumb_cuda_gather_nd(data, c.ia.data(), (int32_t)c.ia.size(),
+                                  indices, 0, c.ib.data(), (int32_t)c.ib.size(),
+                                  (int32_t)c.p[0], y, 4, s);
+    };
+    break;
+  }
   case Kind::Cast: {
     const float *x = in(0);
     int64_t n = (int64_t)c.in[0].size();

@@ -78,30 +78,6 @@ struct Counter {
   }
 };
 
-/// Elementwise families: `e` simple operations, `t` transcendental
-/// evaluations and `k` compare steps per result element (of result 0).
-FailureOr<OpCounts> perOutputElement(Operation *op, uint64_t e, uint64_t t,
-                                     uint64_t k = 0) {
-  Counter c(op);
-  CheckedCount n = elems(op->getResult(0));
-  c.elementwise = n * e;
-  c.transcendental = n * t;
-  c.compare = n * k;
-  return c.finish();
-}
-
-/// Contiguous data movement (runs of elements copied): bytes only.
-FailureOr<OpCounts> movement(Operation *op) { return Counter(op).finish(); }
-
-/// Indexed data movement: every result element is read through its own
-/// computed index.
-FailureOr<OpCounts> indexedMovement(Operation *op) {
-  Counter c(op);
-  for (Value v : op->getResults())
-    c.indexed += elems(v);
-  return c.finish();
-}
-
 /// One reduction step per input element (an add, or a NaN-aware compare
 /// step for max/min/argmax), plus `perOut` operations per result element
 /// (the division of a mean).
@@ -120,6 +96,42 @@ CheckedCount tail(ArrayRef<int64_t> s, size_t from) {
 
 } // namespace
 
+/// Elementwise families: `e` simple operations, `t` transcendental
+/// evaluations and `k` compare steps per result element (of result 0).
+FailureOr<OpCounts> plumb::elementwiseCounts(Operation *op, uint64_t e,
+                                             uint64_t t, uint64_t k) {
+  Counter c(op);
+  CheckedCount n = elems(op->getResult(0));
+  c.elementwise = n * e;
+  c.transcendental = n * t;
+  c.compare = n * k;
+  return c.finish();
+}
+
+/// Variadic sum/max/min: n inputs combine left to right, n - 1 additions (or
+/// NaN-aware compare steps) per result element (one input is a copy), plus
+/// `fin` operations per element (Mean's division).
+FailureOr<OpCounts> plumb::variadicCounts(Operation *op, bool compare,
+                                          uint64_t fin) {
+  uint64_t n = op->getNumOperands(), steps = n ? n - 1 : 0;
+  return elementwiseCounts(op, (compare ? 0 : steps) + fin, 0,
+                           compare ? steps : 0);
+}
+
+/// Contiguous data movement (runs of elements copied): bytes only.
+FailureOr<OpCounts> plumb::movementCounts(Operation *op) {
+  return Counter(op).finish();
+}
+
+/// Indexed data movement: every result element is read through its own
+/// computed index.
+FailureOr<OpCounts> plumb::indexedMovementCounts(Operation *op) {
+  Counter c(op);
+  for (Value v : op->getResults())
+    c.indexed += elems(v);
+  return c.finish();
+}
+
 //===----------------------------------------------------------------------===//
 // Not nodes: constants and terminators
 //===----------------------------------------------------------------------===//
@@ -131,62 +143,17 @@ FailureOr<OpCounts> YieldOp::getCounts() { return OpCounts(); }
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-#define PLUMB_ELEMENTWISE_COST(OP, ...)                                        \
-  FailureOr<OpCounts> OP::getCounts() {                                        \
-    return perOutputElement(getOperation(), __VA_ARGS__);                      \
-  }
-
-// Unary: one operation per element; Plumb's own math counts as one
-// transcendental evaluation (gelu and sigmoid are single correctly rounded
-// functions); hard_sigmoid is mul, add, max, min; leaky_relu compare and mul;
-// clip is two NaN-aware compare steps (max then min).
-PLUMB_ELEMENTWISE_COST(NegOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(AbsOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(ReciprocalOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(SqrtOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(ReluOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(NotOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(ExpOp, 0, 1)
-PLUMB_ELEMENTWISE_COST(LogOp, 0, 1)
-PLUMB_ELEMENTWISE_COST(TanhOp, 0, 1)
-PLUMB_ELEMENTWISE_COST(SigmoidOp, 0, 1)
-PLUMB_ELEMENTWISE_COST(ErfOp, 0, 1)
-PLUMB_ELEMENTWISE_COST(GeluOp, 0, 1)
-PLUMB_ELEMENTWISE_COST(HardSigmoidOp, 4, 0)
-PLUMB_ELEMENTWISE_COST(LeakyReluOp, 2, 0)
-PLUMB_ELEMENTWISE_COST(ClipOp, 0, 0, 2)
-
-// Binary with broadcasting: one operation per result element.
-PLUMB_ELEMENTWISE_COST(AddOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(SubOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(MulOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(DivOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(EqualOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(LessOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(LessOrEqualOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(GreaterOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(GreaterOrEqualOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(AndOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(OrOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(WhereOp, 1, 0)
-PLUMB_ELEMENTWISE_COST(CastOp, 1, 0)
-
-#undef PLUMB_ELEMENTWISE_COST
-
-/// Variadic sum/max/min: n inputs combine left to right, n - 1 additions (or
-/// NaN-aware compare steps) per result element (one input is a copy).
-static FailureOr<OpCounts> variadic(Operation *op, bool compare) {
-  uint64_t n = op->getNumOperands(), steps = n ? n - 1 : 0;
-  return perOutputElement(op, compare ? 0 : steps, 0, compare ? steps : 0);
+// Unary, binary and variadic ops: their op classes in PlumbOps.td give
+// their per-element counts (elementwiseCounts, variadicCounts): one
+// operation per element; Plumb's own math counts as one transcendental
+// evaluation (gelu and sigmoid are single correctly rounded functions);
+// hard_sigmoid is mul, add, max, min; leaky_relu compare and mul; clip is
+// two NaN-aware compare steps (max then min).
+FailureOr<OpCounts> WhereOp::getCounts() {
+  return elementwiseCounts(getOperation(), 1, 0);
 }
-FailureOr<OpCounts> SumOp::getCounts() {
-  return variadic(getOperation(), false);
-}
-FailureOr<OpCounts> MaxOp::getCounts() {
-  return variadic(getOperation(), true);
-}
-FailureOr<OpCounts> MinOp::getCounts() {
-  return variadic(getOperation(), true);
+FailureOr<OpCounts> CastOp::getCounts() {
+  return elementwiseCounts(getOperation(), 1, 0);
 }
 
 /// pow: f32 is one evaluation of Plumb's pow; an integer power is priced at
@@ -195,8 +162,8 @@ FailureOr<OpCounts> MinOp::getCounts() {
 FailureOr<OpCounts> PowOp::getCounts() {
   Type t = cast<ShapedType>(getOutput().getType()).getElementType();
   if (t.isF32())
-    return perOutputElement(getOperation(), 0, 1);
-  return perOutputElement(getOperation(),
+    return elementwiseCounts(getOperation(), 0, 1);
+  return elementwiseCounts(getOperation(),
                           2 * (uint64_t)(t.getIntOrFloatBitWidth() - 1), 0);
 }
 
@@ -353,24 +320,24 @@ FailureOr<OpCounts> ArgMaxOp::getCounts() {
 
 // Contiguous runs: reshape, concat, split, expand and tile copy runs of
 // consecutive elements.
-FailureOr<OpCounts> ReshapeOp::getCounts() { return movement(getOperation()); }
-FailureOr<OpCounts> ConcatOp::getCounts() { return movement(getOperation()); }
-FailureOr<OpCounts> SplitOp::getCounts() { return movement(getOperation()); }
-FailureOr<OpCounts> ExpandOp::getCounts() { return movement(getOperation()); }
-FailureOr<OpCounts> TileOp::getCounts() { return movement(getOperation()); }
+FailureOr<OpCounts> ReshapeOp::getCounts() { return movementCounts(getOperation()); }
+FailureOr<OpCounts> ConcatOp::getCounts() { return movementCounts(getOperation()); }
+FailureOr<OpCounts> SplitOp::getCounts() { return movementCounts(getOperation()); }
+FailureOr<OpCounts> ExpandOp::getCounts() { return movementCounts(getOperation()); }
+FailureOr<OpCounts> TileOp::getCounts() { return movementCounts(getOperation()); }
 // Indexed: every result element of transpose, slice, gather and pad has its
 // own source index.
 FailureOr<OpCounts> TransposeOp::getCounts() {
-  return indexedMovement(getOperation());
+  return indexedMovementCounts(getOperation());
 }
 FailureOr<OpCounts> SliceOp::getCounts() {
-  return indexedMovement(getOperation());
+  return indexedMovementCounts(getOperation());
 }
 FailureOr<OpCounts> GatherOp::getCounts() {
-  return indexedMovement(getOperation());
+  return indexedMovementCounts(getOperation());
 }
 FailureOr<OpCounts> PadOp::getCounts() {
-  return indexedMovement(getOperation());
+  return indexedMovementCounts(getOperation());
 }
 
 /// resize: nearest reads one tap per result element; linear reads 2^d taps

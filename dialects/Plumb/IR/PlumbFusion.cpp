@@ -30,16 +30,13 @@ bool allF32(Operation *op) {
 } // namespace
 
 bool isFusionHead(Operation *op) {
-  return isa<ConvOp, MatMulOp, GemmOp>(op) && allF32(op);
+  return op->hasTrait<plumb::OpTrait::FusionHead>() && allF32(op);
 }
 
 bool isFusibleElementwise(Operation *op) {
   if (!allF32(op))
     return false;
-  return isa<NegOp, AbsOp, ReciprocalOp, SqrtOp, ExpOp, LogOp, TanhOp,
-             SigmoidOp, ErfOp, ReluOp, HardSigmoidOp, LeakyReluOp, ClipOp,
-             GeluOp, AddOp, SubOp, MulOp, DivOp, PowOp, SumOp, MaxOp, MinOp,
-             BatchNormOp>(op);
+  return op->hasTrait<plumb::OpTrait::FusibleTail>();
 }
 
 bool canContinueChain(Operation *op, Value chained) {

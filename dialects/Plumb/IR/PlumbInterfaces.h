@@ -7,6 +7,8 @@
 #ifndef PLUMB_DIALECT_PLUMBINTERFACES_H
 #define PLUMB_DIALECT_PLUMBINTERFACES_H
 
+#include "dialects/Plumb/IR/PlumbKernelCall.h"
+
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Support/LLVM.h"
 
@@ -107,6 +109,51 @@ struct OpCounts {
            bytesWritten == o.bytesWritten;
   }
 };
+
+/// The counts of an elementwise op: `e` simple operations, `t`
+/// transcendental evaluations and `k` compare steps per element of result 0,
+/// and the bytes of every operand and result (PlumbCost.cpp).
+mlir::FailureOr<OpCounts> elementwiseCounts(mlir::Operation *op, uint64_t e,
+                                            uint64_t t, uint64_t k = 0);
+/// Data movement: the bytes of every operand and result, and for indexed
+/// movement one indexed read per result element (PlumbCost.cpp).
+mlir::FailureOr<OpCounts> movementCounts(mlir::Operation *op);
+mlir::FailureOr<OpCounts> indexedMovementCounts(mlir::Operation *op);
+/// The counts of a variadic op: n - 1 steps per element (additions, or
+/// NaN-aware compare steps when `compare`), plus `fin` operations per
+/// element for a final step (Mean's division).
+mlir::FailureOr<OpCounts> variadicCounts(mlir::Operation *op, bool compare,
+                                         uint64_t fin = 0);
+
+/// The kernel calls of the op families the op classes of PlumbOps.td share
+/// (PlumbKernelCalls.cpp): a unary op with its plumb_rt_unary_op code and
+/// parameters, a broadcast binary op with its plumb_rt_binary_op code, a
+/// variadic op with the code of its fold.
+mlir::LogicalResult lowerUnaryOp(mlir::Operation *op, int32_t code,
+                                 float alpha, float beta, KernelLowering &l,
+                                 std::string &err);
+mlir::LogicalResult lowerBinaryOp(mlir::Operation *op, int32_t code,
+                                  KernelLowering &l, std::string &err);
+mlir::LogicalResult lowerVariadicOp(mlir::Operation *op, int32_t code,
+                                    KernelLowering &l, std::string &err);
+
+namespace OpTrait {
+// The op properties of PlumbInterfaces.td; markers without methods.
+template <typename ConcreteType>
+class Elementwise : public mlir::OpTrait::TraitBase<ConcreteType, Elementwise> {
+};
+template <typename ConcreteType>
+class FusibleTail : public mlir::OpTrait::TraitBase<ConcreteType, FusibleTail> {
+};
+template <typename ConcreteType>
+class FusionHead : public mlir::OpTrait::TraitBase<ConcreteType, FusionHead> {
+};
+template <typename ConcreteType>
+class Movement : public mlir::OpTrait::TraitBase<ConcreteType, Movement> {};
+template <typename ConcreteType>
+class HasReductionTree
+    : public mlir::OpTrait::TraitBase<ConcreteType, HasReductionTree> {};
+} // namespace OpTrait
 
 } // namespace plumb
 

@@ -36,4 +36,53 @@ def Plumb_CostOpInterface : OpInterface<"CostOpInterface"> {
   ];
 }
 
+def Plumb_KernelCallOpInterface : OpInterface<"KernelCallOpInterface"> {
+  let cppNamespace = "::plumb";
+  let description = [{
+    The one description of how an op executes: the calls of runtime kernels
+    (plumb_rt_<fn>, runtime/include/plumb/runtime/kernels.def) that compute
+    its results from its operands, with every shape, attribute, reduction
+    tree and element type as an argument (PlumbKernelCall.h). The
+    interpreter executes the calls through its kernel table, the C++ emitter
+    prints them, the CUDA emitter prints them against the CUDA twin where
+    every call has one; so every executor runs the same kernels with the same
+    arguments. Computed from static types and attributes only.
+
+    Every op that computes implements it (`Plumb_ComputeOp` declares it), so
+    an op without a lowering does not link. Constants, plumb.if and
+    plumb.fused are structure, not kernels, and do not implement it.
+  }];
+  let methods = [
+    InterfaceMethod<
+      /*desc=*/[{Appends the op's kernel calls (in execution order) and
+                 scratch buffers to `lowering`; fails with `error` for
+                 operand types or attributes the kernels do not support.}],
+      /*retTy=*/"::mlir::LogicalResult",
+      /*methodName=*/"lowerToKernelCalls",
+      /*args=*/(ins "::plumb::KernelLowering &":$lowering,
+                    "std::string &":$error)>,
+  ];
+}
+
+// Op properties that executors and analyses read (PlumbTraits.h).
+class Plumb_OpTrait<string name> : NativeOpTrait<name> {
+  let cppNamespace = "::plumb::OpTrait";
+}
+/// Output element i reads element i of each (numpy-broadcast) operand and
+/// nothing else: the referee re-executes any output range of it
+/// (lib/Dispute/Slice.cpp).
+def Plumb_Elementwise : Plumb_OpTrait<"Elementwise">;
+/// May continue a plumb.fused chain (float32 arithmetic, one result of the
+/// chained value's shape): plumb-fuse-elementwise.
+def Plumb_FusibleTail : Plumb_OpTrait<"FusibleTail">;
+/// May head a plumb.fused chain (a reduction whose result the tail consumes
+/// while it is hot).
+def Plumb_FusionHead : Plumb_OpTrait<"FusionHead">;
+/// Pure data movement with a sub-node rule in the referee: every output
+/// element is a copy of one input element.
+def Plumb_Movement : Plumb_OpTrait<"Movement">;
+/// Reduces floating-point sums along a `#plumb.tree`:
+/// plumb-materialize-trees gives it the policy's tree when it has none.
+def Plumb_HasReductionTree : Plumb_OpTrait<"HasReductionTree">;
+
 #endif // PLUMB_INTERFACES_TD

@@ -390,6 +390,37 @@ LogicalResult GatherOp::verify() {
                                     getAxis(), [&] { return emitOpError(); }));
 }
 
+LogicalResult GatherNDOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  auto data = cast<RankedTensorType>(adaptor.getData().getType());
+  auto idx = cast<RankedTensorType>(adaptor.getIndices().getType());
+  ArrayRef<int64_t> d = data.getShape(), i = idx.getShape();
+  int64_t b = adaptor.getBatchDims(), r = d.size(), q = i.size();
+  std::string why;
+  if (q < 1) {
+    why = "indices must have rank >= 1";
+  } else if (b < 0 || b >= q || b >= r) {
+    why = "batch_dims " + std::to_string(b) + " out of range for data rank " +
+          std::to_string(r) + " and indices rank " + std::to_string(q);
+  } else if (i[q - 1] < 1 || i[q - 1] > r - b) {
+    why = "index tuples of length " + std::to_string(i[q - 1]) +
+          " cannot index the " + std::to_string(r - b) +
+          " non-batch dimensions of data";
+  } else {
+    for (int64_t j = 0; j < b && why.empty(); ++j)
+      if (d[j] != i[j])
+        why = "batch dimension " + std::to_string(j) + " differs: data " +
+              shapes::str(d) + ", indices " + shapes::str(i);
+  }
+  if (!why.empty())
+    return emitOptionalError(loc, "gather_nd: ", why);
+  SmallVector<int64_t> out(i.begin(), i.end() - 1);
+  out.append(d.begin() + b + i[q - 1], d.end());
+  types.push_back(RankedTensorType::get(out, data.getElementType()));
+  return success();
+}
+
 LogicalResult ExpandOp::verify() {
   if (failed(expectSameElt(*this, getInput(), getOutput(), "input and result")))
     return failure();

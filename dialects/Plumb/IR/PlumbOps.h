@@ -9,6 +9,9 @@
 #include "dialects/Plumb/IR/PlumbDialect.h"
 #include "dialects/Plumb/IR/PlumbInterfaces.h"
 
+// The op codes the ops name (PlumbOps.td): the kernel library's tables.
+#include "plumb/runtime/elementwise.h"
+
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"

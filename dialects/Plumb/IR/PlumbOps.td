@@ -19,6 +19,13 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Plumb_OptTree : OptionalAttr<Plumb_TreeAttr>;
 
+// An op that computes: it lowers to kernel calls (PlumbKernelCalls.cpp), the
+// one description every executor reads.
+class Plumb_ComputeOp<string mnemonic, list<Trait> traits = []>
+    : Plumb_Op<mnemonic,
+               !listconcat(traits,
+                           [DeclareOpInterfaceMethods<Plumb_KernelCallOpInterface>])>;
+
 //===----------------------------------------------------------------------===//
 // Constants
 //===----------------------------------------------------------------------===//
@@ -45,8 +52,16 @@ def Plumb_ConstantOp : Plumb_Op<"constant",
 // Elementwise unary
 //===----------------------------------------------------------------------===//
 
-class Plumb_UnaryOp<string mnemonic, Type T, string sem, dag extra = (ins)>
-    : Plumb_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+// An elementwise unary op: its runtime code (the op tables of runtime
+// elementwise.h, which hold its per-element arithmetic), its cost per
+// element [simple, transcendental, compare] (docs/gas.md), and the C++
+// expressions of the kernel's alpha and beta parameters. Fusible ops are the
+// float32 ones.
+class Plumb_UnaryOp<string mnemonic, Type T, string rtCode, list<int> cost,
+                    string sem, dag extra = (ins), string alpha = "0.0f",
+                    string beta = "0.0f", list<Trait> traits = []>
+    : Plumb_ComputeOp<mnemonic, !listconcat([Pure, SameOperandsAndResultType,
+                                             Plumb_Elementwise], traits)> {
   let summary = "Elementwise " # mnemonic;
   let description = sem # [{
 
@@ -57,40 +72,78 @@ class Plumb_UnaryOp<string mnemonic, Type T, string sem, dag extra = (ins)>
   let arguments = !con((ins T:$input), extra);
   let results = (outs T:$output);
   let assemblyFormat = "$input attr-dict `:` type($input)";
+  let extraClassDeclaration = [{
+    /// The op's plumb_rt_unary_op code (runtime elementwise.h).
+    int32_t getUnaryCode() { return }] # rtCode # [{; }
+    /// The kernel's alpha and beta parameters.
+    float getUnaryAlpha() { return }] # alpha # [{; }
+    float getUnaryBeta() { return }] # beta # [{; }
+  }];
+  let extraClassDefinition = [{
+    ::mlir::FailureOr<::plumb::OpCounts> $cppClass::getCounts() {
+      return ::plumb::elementwiseCounts(getOperation(), }] #
+        !interleave(cost, ", ") # [{);
+    }
+    ::mlir::LogicalResult
+    $cppClass::lowerToKernelCalls(::plumb::KernelLowering &l,
+                                  std::string &err) {
+      return ::plumb::lowerUnaryOp(getOperation(), getUnaryCode(),
+                                   getUnaryAlpha(), getUnaryBeta(), l, err);
+    }
+  }];
 }
 
-def Plumb_NegOp : Plumb_UnaryOp<"neg", Plumb_NumTensor,
-  "y = -x (sign flip; integers wrap: -INT_MIN = INT_MIN)."> { let hasFolder = 1; }
-def Plumb_AbsOp : Plumb_UnaryOp<"abs", Plumb_NumTensor,
-  "y = |x| (clears the sign bit; integers wrap: |INT_MIN| = INT_MIN).">;
-def Plumb_ReciprocalOp : Plumb_UnaryOp<"reciprocal", Plumb_FloatTensor,
-  "y = 1 / x, one IEEE division (correctly rounded).">;
-def Plumb_SqrtOp : Plumb_UnaryOp<"sqrt", Plumb_FloatTensor,
+class Plumb_FloatUnaryOp<string mnemonic, string rtCode, list<int> cost,
+                         string sem, dag extra = (ins), string alpha = "0.0f",
+                         string beta = "0.0f">
+    : Plumb_UnaryOp<mnemonic, Plumb_FloatTensor, rtCode, cost, sem, extra, alpha,
+                    beta, [Plumb_FusibleTail]>;
+
+def Plumb_NegOp : Plumb_UnaryOp<"neg", Plumb_NumTensor, "PLUMB_RT_NEG", [1, 0],
+  "y = -x (sign flip; integers wrap: -INT_MIN = INT_MIN).", (ins), "0.0f",
+  "0.0f", [Plumb_FusibleTail]> { let hasFolder = 1; }
+def Plumb_AbsOp : Plumb_UnaryOp<"abs", Plumb_NumTensor, "PLUMB_RT_ABS", [1, 0],
+  "y = |x| (clears the sign bit; integers wrap: |INT_MIN| = INT_MIN).", (ins),
+  "0.0f", "0.0f", [Plumb_FusibleTail]>;
+def Plumb_ReciprocalOp : Plumb_FloatUnaryOp<"reciprocal", "PLUMB_RT_RECIPROCAL",
+  [1, 0], "y = 1 / x, one IEEE division (correctly rounded).">;
+def Plumb_SqrtOp : Plumb_FloatUnaryOp<"sqrt", "PLUMB_RT_SQRT", [1, 0],
   "y = sqrt(x), IEEE square root (correctly rounded); sqrt(x<0) = NaN.">;
-def Plumb_ExpOp : Plumb_UnaryOp<"exp", Plumb_FloatTensor,
+def Plumb_ExpOp : Plumb_FloatUnaryOp<"exp", "PLUMB_RT_EXP", [0, 1],
   "y = e^x, Plumb's own correctly rounded exp (docs/math.md).">;
-def Plumb_LogOp : Plumb_UnaryOp<"log", Plumb_FloatTensor,
+def Plumb_LogOp : Plumb_FloatUnaryOp<"log", "PLUMB_RT_LOG", [0, 1],
   "y = ln x, Plumb's own correctly rounded log (docs/math.md).">;
-def Plumb_TanhOp : Plumb_UnaryOp<"tanh", Plumb_FloatTensor,
+def Plumb_TanhOp : Plumb_FloatUnaryOp<"tanh", "PLUMB_RT_TANH", [0, 1],
   "y = tanh x, Plumb's own correctly rounded tanh (docs/math.md).">;
-def Plumb_SigmoidOp : Plumb_UnaryOp<"sigmoid", Plumb_FloatTensor,
+def Plumb_SigmoidOp : Plumb_FloatUnaryOp<"sigmoid", "PLUMB_RT_SIGMOID", [0, 1],
   "y = 1 / (1 + e^-x) as defined in docs/math.md.">;
-def Plumb_ErfOp : Plumb_UnaryOp<"erf", Plumb_FloatTensor,
+def Plumb_ErfOp : Plumb_FloatUnaryOp<"erf", "PLUMB_RT_ERF", [0, 1],
   "y = erf x, Plumb's own correctly rounded erf (docs/math.md).">;
-def Plumb_ReluOp : Plumb_UnaryOp<"relu", Plumb_NumTensor,
-  "y = x > 0 ? x : 0 (NaN stays NaN, -0.0 gives +0.0).">;
-def Plumb_NotOp : Plumb_UnaryOp<"not", Plumb_BoolTensor,
+def Plumb_ReluOp : Plumb_UnaryOp<"relu", Plumb_NumTensor, "PLUMB_RT_RELU",
+  [1, 0], "y = x > 0 ? x : 0 (NaN stays NaN, -0.0 gives +0.0).", (ins), "0.0f",
+  "0.0f", [Plumb_FusibleTail]>;
+def Plumb_NotOp : Plumb_UnaryOp<"not", Plumb_BoolTensor, "-1", [1, 0],
   "Logical negation of an i1 tensor."> { let hasFolder = 1; }
 
-def Plumb_HardSigmoidOp : Plumb_UnaryOp<"hard_sigmoid", Plumb_FloatTensor,
+def Plumb_HardSigmoidOp : Plumb_FloatUnaryOp<"hard_sigmoid",
+  "PLUMB_RT_HARD_SIGMOID", [4, 0],
   "y = max(0, min(1, alpha * x + beta)), one multiply then one add (no fma).",
-  (ins F32Attr:$alpha, F32Attr:$beta)>;
-def Plumb_LeakyReluOp : Plumb_UnaryOp<"leaky_relu", Plumb_FloatTensor,
-  "y = x < 0 ? alpha * x : x.", (ins F32Attr:$alpha)>;
-def Plumb_ClipOp : Plumb_UnaryOp<"clip", Plumb_FloatTensor,
+  (ins F32Attr:$alpha, F32Attr:$beta), "getAlpha().convertToFloat()",
+  "getBeta().convertToFloat()">;
+def Plumb_HardSwishOp : Plumb_FloatUnaryOp<"hard_swish", "PLUMB_RT_HARD_SWISH",
+  [5, 0],
+  "y = x * hard_sigmoid(x) with alpha = 1/6 (rounded to f32) and beta = 0.5: "
+  "t = alpha * x; t = t + 0.5; h = min(max(t, 0), 1); y = x * h (no fma).">;
+def Plumb_LeakyReluOp : Plumb_FloatUnaryOp<"leaky_relu", "PLUMB_RT_LEAKY_RELU",
+  [2, 0], "y = x < 0 ? alpha * x : x.", (ins F32Attr:$alpha),
+  "getAlpha().convertToFloat()">;
+def Plumb_ClipOp : Plumb_FloatUnaryOp<"clip", "PLUMB_RT_CLIP", [0, 0, 2],
   "y = min(max(x, min), max); NaN stays NaN. Bounds default to -inf/+inf.",
-  (ins F32Attr:$min, F32Attr:$max)>;
-def Plumb_GeluOp : Plumb_UnaryOp<"gelu", Plumb_FloatTensor,
+  (ins F32Attr:$min, F32Attr:$max), "getMin().convertToFloat()",
+  "getMax().convertToFloat()">;
+def Plumb_GeluOp : Plumb_FloatUnaryOp<"gelu",
+  "(getApproximate() == \"tanh\" ? PLUMB_RT_GELU_TANH : PLUMB_RT_GELU)",
+  [0, 1],
   "approximate = \"none\": y = 0.5 * x * (1 + erf(x / sqrt(2))); \"tanh\": "
   "y = 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))); exact operation "
   "sequence in docs/math.md.",
@@ -102,8 +155,13 @@ def Plumb_GeluOp : Plumb_UnaryOp<"gelu", Plumb_FloatTensor,
 // Elementwise with numpy broadcasting
 //===----------------------------------------------------------------------===//
 
-class Plumb_BroadcastOp<string mnemonic, Type T, Type R, string sem>
-    : Plumb_Op<mnemonic, [Pure]> {
+// A binary op with numpy broadcasting: its plumb_rt_binary_op code (runtime
+// elementwise.h) and its cost per result element [simple, transcendental]
+// (empty: the op writes its own getCounts).
+class Plumb_BroadcastOp<string mnemonic, Type T, Type R, string rtCode,
+                        string sem, list<int> cost = [1, 0],
+                        list<Trait> traits = []>
+    : Plumb_ComputeOp<mnemonic, !listconcat([Pure, Plumb_Elementwise], traits)> {
   let summary = "Elementwise " # mnemonic # " with numpy broadcasting";
   let description = sem # [{ Operands broadcast numpy-style to the result
     shape; both operands have the same element type.
@@ -118,38 +176,64 @@ class Plumb_BroadcastOp<string mnemonic, Type T, Type R, string sem>
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The op's plumb_rt_binary_op code (runtime elementwise.h).
+    static constexpr int32_t kBinaryCode = }] # rtCode # [{;
+  }];
+  let extraClassDefinition = !strconcat(!if(!empty(cost), "", [{
+    ::mlir::FailureOr<::plumb::OpCounts> $cppClass::getCounts() {
+      return ::plumb::elementwiseCounts(getOperation(), }] #
+        !interleave(cost, ", ") # [{);
+    }
+  }]), [{
+    ::mlir::LogicalResult
+    $cppClass::lowerToKernelCalls(::plumb::KernelLowering &l,
+                                  std::string &err) {
+      return ::plumb::lowerBinaryOp(getOperation(), kBinaryCode, l, err);
+    }
+  }]);
 }
 
-def Plumb_AddOp : Plumb_BroadcastOp<"add", Plumb_NumTensor, Plumb_NumTensor,
+class Plumb_ArithOp<string mnemonic, string rtCode, string sem,
+                    list<int> cost = [1, 0]>
+    : Plumb_BroadcastOp<mnemonic, Plumb_NumTensor, Plumb_NumTensor, rtCode, sem,
+                        cost, [Plumb_FusibleTail]>;
+class Plumb_CompareOp<string mnemonic, Type T, string rtCode, string sem>
+    : Plumb_BroadcastOp<mnemonic, T, Plumb_BoolTensor, rtCode, sem>;
+
+def Plumb_AddOp : Plumb_ArithOp<"add", "PLUMB_RT_ADD",
   "z = x + y (IEEE; integers wrap).">;
-def Plumb_SubOp : Plumb_BroadcastOp<"sub", Plumb_NumTensor, Plumb_NumTensor,
+def Plumb_SubOp : Plumb_ArithOp<"sub", "PLUMB_RT_SUB",
   "z = x - y (IEEE; integers wrap).">;
-def Plumb_MulOp : Plumb_BroadcastOp<"mul", Plumb_NumTensor, Plumb_NumTensor,
+def Plumb_MulOp : Plumb_ArithOp<"mul", "PLUMB_RT_MUL",
   "z = x * y (IEEE; integers wrap).">;
-def Plumb_DivOp : Plumb_BroadcastOp<"div", Plumb_NumTensor, Plumb_NumTensor,
+def Plumb_DivOp : Plumb_ArithOp<"div", "PLUMB_RT_DIV",
   "z = x / y (IEEE; integers truncate toward zero, x / 0 = 0, INT_MIN / -1 = INT_MIN).">;
-def Plumb_PowOp : Plumb_BroadcastOp<"pow", Plumb_NumTensor, Plumb_NumTensor,
+def Plumb_PowOp : Plumb_ArithOp<"pow", "PLUMB_RT_POW",
   "z = x^y: f32, Plumb's own pow (docs/math.md); int32/int64, the exact "
   "power by repeated squaring with two's complement wraparound, and for "
   "y < 0: 1 for x = 1, +-1 for x = -1 (by the parity of y), 0 otherwise "
-  "(0^y = 0 too).">;
-def Plumb_EqualOp : Plumb_BroadcastOp<"equal", Plumb_Tensor, Plumb_BoolTensor,
+  "(0^y = 0 too).", []>;
+def Plumb_EqualOp : Plumb_CompareOp<"equal", Plumb_Tensor, "PLUMB_RT_EQUAL",
   "z = x == y (IEEE comparison: NaN is unequal to everything).">;
-def Plumb_LessOp : Plumb_BroadcastOp<"less", Plumb_NumTensor, Plumb_BoolTensor,
+def Plumb_LessOp : Plumb_CompareOp<"less", Plumb_NumTensor, "PLUMB_RT_LESS",
   "z = x < y.">;
-def Plumb_LessOrEqualOp : Plumb_BroadcastOp<"less_or_equal", Plumb_NumTensor,
-  Plumb_BoolTensor, "z = x <= y.">;
-def Plumb_GreaterOp : Plumb_BroadcastOp<"greater", Plumb_NumTensor,
-  Plumb_BoolTensor, "z = x > y.">;
-def Plumb_GreaterOrEqualOp : Plumb_BroadcastOp<"greater_or_equal",
-  Plumb_NumTensor, Plumb_BoolTensor, "z = x >= y.">;
+def Plumb_LessOrEqualOp : Plumb_CompareOp<"less_or_equal", Plumb_NumTensor,
+  "PLUMB_RT_LESS_OR_EQUAL", "z = x <= y.">;
+def Plumb_GreaterOp : Plumb_CompareOp<"greater", Plumb_NumTensor,
+  "PLUMB_RT_GREATER", "z = x > y.">;
+def Plumb_GreaterOrEqualOp : Plumb_CompareOp<"greater_or_equal",
+  Plumb_NumTensor, "PLUMB_RT_GREATER_OR_EQUAL", "z = x >= y.">;
 def Plumb_AndOp : Plumb_BroadcastOp<"and", Plumb_BoolTensor, Plumb_BoolTensor,
-  "z = x and y.">;
+  "PLUMB_RT_AND", "z = x and y.">;
 def Plumb_OrOp : Plumb_BroadcastOp<"or", Plumb_BoolTensor, Plumb_BoolTensor,
-  "z = x or y.">;
+  "PLUMB_RT_OR", "z = x or y.">;
 
-class Plumb_VariadicOp<string mnemonic, Type T, string sem>
-    : Plumb_Op<mnemonic, [Pure]> {
+// A variadic op folded left to right: its plumb_rt_binary_op code (the fold)
+// and whether its steps are NaN-aware compares (docs/gas.md).
+class Plumb_VariadicOp<string mnemonic, Type T, string rtCode, bit compare,
+                       string sem>
+    : Plumb_ComputeOp<mnemonic, [Pure, Plumb_Elementwise, Plumb_FusibleTail]> {
   let summary = "Elementwise " # mnemonic # " of one or more tensors";
   let description = sem # [{ All operands broadcast numpy-style to the
     result shape and are combined strictly left to right:
@@ -163,19 +247,34 @@ class Plumb_VariadicOp<string mnemonic, Type T, string sem>
   let results = (outs T:$output);
   let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, results)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The plumb_rt_binary_op code of the fold (runtime elementwise.h).
+    static constexpr int32_t kFoldCode = }] # rtCode # [{;
+  }];
+  let extraClassDefinition = [{
+    ::mlir::FailureOr<::plumb::OpCounts> $cppClass::getCounts() {
+      return ::plumb::variadicCounts(getOperation(), }] # compare # [{);
+    }
+    ::mlir::LogicalResult
+    $cppClass::lowerToKernelCalls(::plumb::KernelLowering &l,
+                                  std::string &err) {
+      return ::plumb::lowerVariadicOp(getOperation(), kFoldCode, l, err);
+    }
+  }];
 }
 
-def Plumb_SumOp : Plumb_VariadicOp<"sum", Plumb_NumTensor, "Sum (IEEE additions).">;
-def Plumb_MaxOp : Plumb_VariadicOp<"max", Plumb_NumTensor,
+def Plumb_SumOp : Plumb_VariadicOp<"sum", Plumb_NumTensor, "PLUMB_RT_ADD", 0,
+  "Sum (IEEE additions).">;
+def Plumb_MaxOp : Plumb_VariadicOp<"max", Plumb_NumTensor, "PLUMB_RT_MAX", 1,
   "Maximum: NaN if either side is NaN; max(-0.0, +0.0) = +0.0."> {
   let hasFolder = 1;
 }
-def Plumb_MinOp : Plumb_VariadicOp<"min", Plumb_NumTensor,
+def Plumb_MinOp : Plumb_VariadicOp<"min", Plumb_NumTensor, "PLUMB_RT_MIN", 1,
   "Minimum: NaN if either side is NaN; min(-0.0, +0.0) = -0.0."> {
   let hasFolder = 1;
 }
 
-def Plumb_WhereOp : Plumb_Op<"where", [Pure]> {
+def Plumb_WhereOp : Plumb_ComputeOp<"where", [Pure, Plumb_Elementwise]> {
   let summary = "Elementwise select with numpy broadcasting";
   let description = [{
     output = cond ? x : y, all three broadcast to the result shape. Moves bits.
@@ -192,7 +291,7 @@ def Plumb_WhereOp : Plumb_Op<"where", [Pure]> {
   let hasFolder = 1;
 }
 
-def Plumb_CastOp : Plumb_Op<"cast", [Pure]> {
+def Plumb_CastOp : Plumb_ComputeOp<"cast", [Pure, Plumb_Elementwise]> {
   let summary = "Element type conversion";
   let description = [{
     Converts each element to the result element type. f32 -> integer truncates
@@ -215,7 +314,8 @@ def Plumb_CastOp : Plumb_Op<"cast", [Pure]> {
 // Contractions
 //===----------------------------------------------------------------------===//
 
-def Plumb_MatMulOp : Plumb_Op<"matmul", [Pure]> {
+def Plumb_MatMulOp : Plumb_ComputeOp<"matmul",
+    [Pure, Plumb_FusionHead, Plumb_HasReductionTree]> {
   let summary = "numpy matmul (batched, broadcasting)";
   let description = [{
     numpy `matmul` semantics (1-D operands are promoted and the promoted
@@ -235,7 +335,8 @@ def Plumb_MatMulOp : Plumb_Op<"matmul", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Plumb_GemmOp : Plumb_Op<"gemm", [Pure]> {
+def Plumb_GemmOp : Plumb_ComputeOp<"gemm",
+    [Pure, Plumb_FusionHead, Plumb_HasReductionTree]> {
   let summary = "General matrix multiply Y = alpha * A' * B' + beta * C";
   let description = [{
     A' = trans_a ? A^T : A (M x K), B' likewise (K x N), C broadcasts to M x N.
@@ -256,7 +357,8 @@ def Plumb_GemmOp : Plumb_Op<"gemm", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Plumb_ConvOp : Plumb_Op<"conv", [Pure]> {
+def Plumb_ConvOp : Plumb_ComputeOp<"conv",
+    [Pure, Plumb_FusionHead, Plumb_HasReductionTree]> {
   let summary = "N-d convolution (NCHW, OIHW weights, groups)";
   let description = [{
     ONNX Conv with explicit `pads` (begins then ends per spatial dim). Each
@@ -279,7 +381,8 @@ def Plumb_ConvOp : Plumb_Op<"conv", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Plumb_ConvTransposeOp : Plumb_Op<"conv_transpose", [Pure]> {
+def Plumb_ConvTransposeOp : Plumb_ComputeOp<"conv_transpose",
+    [Pure, Plumb_HasReductionTree]> {
   let summary = "N-d transposed convolution";
   let description = [{
     ONNX ConvTranspose with explicit `pads` and `output_padding` (output_shape
@@ -309,7 +412,7 @@ def Plumb_ConvTransposeOp : Plumb_Op<"conv_transpose", [Pure]> {
 // Pooling and normalisation
 //===----------------------------------------------------------------------===//
 
-def Plumb_MaxPoolOp : Plumb_Op<"max_pool", [Pure]> {
+def Plumb_MaxPoolOp : Plumb_ComputeOp<"max_pool", [Pure]> {
   let summary = "N-d max pooling";
   let description = [{
     ONNX MaxPool with explicit pads; padded positions are ignored. The window
@@ -335,7 +438,8 @@ def Plumb_MaxPoolOp : Plumb_Op<"max_pool", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Plumb_AveragePoolOp : Plumb_Op<"average_pool", [Pure]> {
+def Plumb_AveragePoolOp : Plumb_ComputeOp<"average_pool",
+    [Pure, Plumb_HasReductionTree]> {
   let summary = "N-d average pooling";
   let description = [{
     ONNX AveragePool with explicit pads and optional `dilations` (absent:
@@ -357,7 +461,8 @@ def Plumb_AveragePoolOp : Plumb_Op<"average_pool", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Plumb_GlobalAveragePoolOp : Plumb_Op<"global_average_pool", [Pure]> {
+def Plumb_GlobalAveragePoolOp : Plumb_ComputeOp<"global_average_pool",
+    [Pure, Plumb_HasReductionTree]> {
   let summary = "Mean over all spatial positions";
   let description = [{
     Sum over the spatial positions in row-major order by `tree`, then one
@@ -373,7 +478,7 @@ def Plumb_GlobalAveragePoolOp : Plumb_Op<"global_average_pool", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Plumb_GlobalMaxPoolOp : Plumb_Op<"global_max_pool", [Pure]> {
+def Plumb_GlobalMaxPoolOp : Plumb_ComputeOp<"global_max_pool", [Pure]> {
   let summary = "Maximum over all spatial positions";
   let description = [{
     Scans spatial positions in row-major order; NaN propagates.
@@ -388,7 +493,8 @@ def Plumb_GlobalMaxPoolOp : Plumb_Op<"global_max_pool", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Plumb_BatchNormOp : Plumb_Op<"batch_norm", [Pure]> {
+def Plumb_BatchNormOp : Plumb_ComputeOp<"batch_norm",
+    [Pure, Plumb_FusibleTail]> {
   let summary = "Batch normalisation (inference)";
   let description = [{
     Per channel c (dimension 1): y = (x - mean[c]) / sqrt(var[c] + epsilon)
@@ -409,7 +515,8 @@ def Plumb_BatchNormOp : Plumb_Op<"batch_norm", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Plumb_LayerNormOp : Plumb_Op<"layer_norm", [Pure]> {
+def Plumb_LayerNormOp : Plumb_ComputeOp<"layer_norm",
+    [Pure, Plumb_HasReductionTree]> {
   let summary = "Layer normalisation over the trailing dimensions from `axis`";
   let description = [{
     Over the n = prod(shape[axis:]) trailing elements: mean = sum(x) / n,
@@ -436,7 +543,8 @@ def Plumb_LayerNormOp : Plumb_Op<"layer_norm", [Pure]> {
 }
 
 class Plumb_SoftmaxBase<string mnemonic, string sem>
-    : Plumb_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+    : Plumb_ComputeOp<mnemonic, [Pure, SameOperandsAndResultType,
+                                 Plumb_HasReductionTree]> {
   let summary = mnemonic # " along one axis";
   let description = sem # [{
 
@@ -464,7 +572,7 @@ def Plumb_LogSoftmaxOp : Plumb_SoftmaxBase<"log_softmax",
 //===----------------------------------------------------------------------===//
 
 class Plumb_ReduceOp<string mnemonic, string sem, list<Trait> traits = []>
-    : Plumb_Op<mnemonic, !listconcat([Pure], traits)> {
+    : Plumb_ComputeOp<mnemonic, !listconcat([Pure], traits)> {
   let summary = mnemonic # " over a set of axes";
   let description = sem # [{ `axes` are sorted, unique and non-negative; the
     reduced elements of one output are visited in row-major order of the
@@ -482,18 +590,20 @@ class Plumb_ReduceOp<string mnemonic, string sem, list<Trait> traits = []>
 }
 
 def Plumb_ReduceSumOp : Plumb_ReduceOp<"reduce_sum",
-  "Sum by `tree` (integers wrap).">;
+  "Sum by `tree` (integers wrap).", [Plumb_HasReductionTree]>;
 def Plumb_ReduceMeanOp : Plumb_ReduceOp<"reduce_mean",
-  "Sum by `tree`, then one division by the number of reduced elements.">;
+  "Sum by `tree`, then one division by the number of reduced elements.",
+  [Plumb_HasReductionTree]>;
 def Plumb_ReduceProdOp : Plumb_ReduceOp<"reduce_prod",
   "Product with the shape of `tree`: chunks multiplied sequentially from 1.0, "
-  "then combined by stride-halving multiplication (padding 1.0).">;
+  "then combined by stride-halving multiplication (padding 1.0).",
+  [Plumb_HasReductionTree]>;
 def Plumb_ReduceMaxOp : Plumb_ReduceOp<"reduce_max",
   "Sequential maximum (NaN propagates; `tree` is ignored and absent).">;
 def Plumb_ReduceMinOp : Plumb_ReduceOp<"reduce_min",
   "Sequential minimum (NaN propagates; `tree` is ignored and absent).">;
 
-def Plumb_ArgMaxOp : Plumb_Op<"arg_max", [Pure]> {
+def Plumb_ArgMaxOp : Plumb_ComputeOp<"arg_max", [Pure]> {
   let summary = "Index of the maximum along an axis";
   let description = [{
     The first (or with `select_last_index` the last) index of the maximum;
@@ -514,7 +624,7 @@ def Plumb_ArgMaxOp : Plumb_Op<"arg_max", [Pure]> {
 // Data movement (no arithmetic: bits are moved, never changed)
 //===----------------------------------------------------------------------===//
 
-def Plumb_ReshapeOp : Plumb_Op<"reshape", [Pure]> {
+def Plumb_ReshapeOp : Plumb_ComputeOp<"reshape", [Pure, Plumb_Movement]> {
   let summary = "Reinterprets the row-major elements with a new shape";
   let description = [{
     Also the form of ONNX Flatten, Squeeze and Unsqueeze.
@@ -530,7 +640,7 @@ def Plumb_ReshapeOp : Plumb_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def Plumb_TransposeOp : Plumb_Op<"transpose", [Pure]> {
+def Plumb_TransposeOp : Plumb_ComputeOp<"transpose", [Pure, Plumb_Movement]> {
   let summary = "Permutes dimensions: output dim i is input dim perm[i]";
   let description = [{
     ```mlir
@@ -544,7 +654,7 @@ def Plumb_TransposeOp : Plumb_Op<"transpose", [Pure]> {
   let hasFolder = 1;
 }
 
-def Plumb_ConcatOp : Plumb_Op<"concat", [Pure]> {
+def Plumb_ConcatOp : Plumb_ComputeOp<"concat", [Pure, Plumb_Movement]> {
   let summary = "Concatenates tensors along an axis";
   let description = [{
     ```mlir
@@ -558,7 +668,7 @@ def Plumb_ConcatOp : Plumb_Op<"concat", [Pure]> {
   let hasFolder = 1;
 }
 
-def Plumb_SplitOp : Plumb_Op<"split", [Pure]> {
+def Plumb_SplitOp : Plumb_ComputeOp<"split", [Pure]> {
   let summary = "Splits a tensor along an axis into pieces of given sizes";
   let description = [{
     ```mlir
@@ -572,7 +682,7 @@ def Plumb_SplitOp : Plumb_Op<"split", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Plumb_SliceOp : Plumb_Op<"slice", [Pure]> {
+def Plumb_SliceOp : Plumb_ComputeOp<"slice", [Pure, Plumb_Movement]> {
   let summary = "Strided slice with one start and step per dimension";
   let description = [{
     Output element i (per dimension d) is input element starts[d] + i *
@@ -591,7 +701,7 @@ def Plumb_SliceOp : Plumb_Op<"slice", [Pure]> {
   let hasFolder = 1;
 }
 
-def Plumb_GatherOp : Plumb_Op<"gather", [Pure]> {
+def Plumb_GatherOp : Plumb_ComputeOp<"gather", [Pure]> {
   let summary = "Gathers slices along an axis by index";
   let description = [{
     ONNX Gather: output shape is data[:axis] + indices + data[axis+1:].
@@ -611,7 +721,35 @@ def Plumb_GatherOp : Plumb_Op<"gather", [Pure]> {
   let hasFolder = 1;
 }
 
-def Plumb_ExpandOp : Plumb_Op<"expand", [Pure]> {
+def Plumb_GatherNDOp : Plumb_ComputeOp<"gather_nd",
+    [Pure, InferTypeOpAdaptor]> {
+  let summary = "Gathers slices by index tuples (ONNX GatherND)";
+  let description = [{
+    `indices` (rank q, last dimension k) holds index tuples into dimensions
+    [b, b + k) of `data`, b = `batch_dims` (the first b dimensions of both
+    are batch dimensions and equal). The result, of shape
+    indices[:-1] + data[b + k:], holds for each tuple the slice of data it
+    names (moved bits). Negative indices count from the end; an index out of
+    range is a run-time error. The result type is inferred.
+
+    ```mlir
+    %y = plumb.gather_nd %data, %idx : (tensor<2x3x4xf32>, tensor<5x2xi64>) -> tensor<5x4xf32>
+    %z = plumb.gather_nd %data, %b {batch_dims = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x1xi64>) -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_Tensor:$data, Plumb_IndexTensor:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$batch_dims);
+  let results = (outs Plumb_Tensor:$output);
+  let assemblyFormat =
+      "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+    ::mlir::FailureOr<::plumb::OpCounts> $cppClass::getCounts() {
+      return ::plumb::indexedMovementCounts(getOperation());
+    }
+  }];
+}
+
+def Plumb_ExpandOp : Plumb_ComputeOp<"expand", [Pure]> {
   let summary = "Broadcasts a tensor to the result shape";
   let description = [{
     ```mlir
@@ -625,7 +763,7 @@ def Plumb_ExpandOp : Plumb_Op<"expand", [Pure]> {
   let hasFolder = 1;
 }
 
-def Plumb_PadOp : Plumb_Op<"pad", [Pure]> {
+def Plumb_PadOp : Plumb_ComputeOp<"pad", [Pure]> {
   let summary = "Pads with a constant, by reflection or by edge replication";
   let description = [{
     `pads` holds the begin pads of every dimension then the end pads (all
@@ -643,7 +781,7 @@ def Plumb_PadOp : Plumb_Op<"pad", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Plumb_TileOp : Plumb_Op<"tile", [Pure]> {
+def Plumb_TileOp : Plumb_ComputeOp<"tile", [Pure]> {
   let summary = "Repeats a tensor along each dimension";
   let description = [{
     ```mlir
@@ -656,7 +794,7 @@ def Plumb_TileOp : Plumb_Op<"tile", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Plumb_ResizeOp : Plumb_Op<"resize", [Pure]> {
+def Plumb_ResizeOp : Plumb_ComputeOp<"resize", [Pure]> {
   let summary = "Nearest or linear resampling";
   let description = [{
     ONNX Resize with one scale per dimension (`scales`) and the result type
@@ -682,7 +820,8 @@ def Plumb_ResizeOp : Plumb_Op<"resize", [Pure]> {
 // Recurrent networks
 //===----------------------------------------------------------------------===//
 
-def Plumb_LSTMOp : Plumb_Op<"lstm", [Pure, AttrSizedOperandSegments]> {
+def Plumb_LSTMOp : Plumb_ComputeOp<"lstm",
+    [Pure, AttrSizedOperandSegments, Plumb_HasReductionTree]> {
   let summary = "ONNX LSTM (layout 0, default activations)";
   let description = [{
     X [seq, batch, input], W [dirs, 4H, input], R [dirs, 4H, H], B [dirs, 8H],
@@ -713,7 +852,8 @@ def Plumb_LSTMOp : Plumb_Op<"lstm", [Pure, AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def Plumb_GRUOp : Plumb_Op<"gru", [Pure, AttrSizedOperandSegments]> {
+def Plumb_GRUOp : Plumb_ComputeOp<"gru",
+    [Pure, AttrSizedOperandSegments, Plumb_HasReductionTree]> {
   let summary = "ONNX GRU (layout 0, default activations)";
   let description = [{
     X [seq, batch, input], W [dirs, 3H, input], R [dirs, 3H, H], B [dirs, 6H],

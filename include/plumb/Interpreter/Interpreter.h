@@ -10,6 +10,8 @@
 
 #include "plumb/Interpreter/Tensor.h"
 
+#include "dialects/Plumb/IR/PlumbKernelCall.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -20,7 +22,7 @@ namespace exec {
 /// The reduction tree block an op uses: its `tree` attribute, or the
 /// default policy (blocked(256)) when the attribute is absent.
 int64_t treeBlockOf(mlir::Operation *op);
-constexpr int64_t kDefaultTreeBlock = 256;
+using ::plumb::kDefaultTreeBlock;
 
 /// Executes one plumb op (not plumb.if) on its operand tensors. This is what
 /// a referee re-executes in a dispute.

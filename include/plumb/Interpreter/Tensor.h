@@ -7,6 +7,8 @@
 #ifndef PLUMB_INTERPRETER_TENSOR_H
 #define PLUMB_INTERPRETER_TENSOR_H
 
+#include "dialects/Plumb/IR/PlumbElemType.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -18,13 +20,11 @@
 namespace plumb {
 namespace exec {
 
-/// Element types; the numbers are the runtime's dtype codes (cast.h).
-enum class ElemType : int32_t { F32 = 1, I64 = 2, I32 = 3, Bool = 4 };
-
-const char *elemTypeName(ElemType t); // "float32", "int64", "int32", "bool"
-size_t elemSize(ElemType t);
-/// The element type of an MLIR tensor type (f32, i64, i32, i1).
-bool elemTypeOf(mlir::Type t, ElemType &out);
+/// Element types (dialects/Plumb/IR/PlumbElemType.h).
+using ::plumb::ElemType;
+using ::plumb::elemSize;
+using ::plumb::elemTypeName;
+using ::plumb::elemTypeOf;
 
 struct Tensor {
   ElemType type = ElemType::F32;

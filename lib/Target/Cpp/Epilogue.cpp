@@ -13,7 +13,7 @@
 
 #include "plumb/Target/Cpp/KernelCalls.h"
 
-#include "llvm/ADT/TypeSwitch.h"
+#include "plumb/runtime/elementwise.h"
 
 using namespace mlir;
 
@@ -92,8 +92,16 @@ public:
     return true;
   }
 
-  /// Appends the statement applying `op` to `v` (the chained value).
+  /// Appends the statement applying `op` to `v` (the chained value): the
+  /// per-element form of its kernel call (the same scalar functions of the
+  /// runtime's op tables the kernel applies). Ops whose kernels run a
+  /// vectorised math pass (exp, log, pow, ...) stay op by op.
   bool step(Operation *op, Value chained) {
+    KernelLowering l;
+    std::string err;
+    if (!lowerOpForEmit(op, l, err) || l.calls.size() != 1)
+      return false;
+    const KernelCall &c = l.calls[0];
     auto others = [&](std::vector<std::string> &exprs) {
       for (Value o : op->getOperands()) {
         if (o == chained) {
@@ -109,74 +117,52 @@ public:
     };
     std::vector<std::string> x;
     std::string stmt;
-    bool ok =
-        llvm::TypeSwitch<Operation *, bool>(op)
-            .Case<NegOp>([&](auto) { stmt = "v = canon(negF(v));"; return true; })
-            .Case<AbsOp>([&](auto) { stmt = "v = canon(absF(v));"; return true; })
-            .Case<ReluOp>([&](auto) { stmt = "v = reluF(v);"; return true; })
-            .Case<ReciprocalOp>(
-                [&](auto) { stmt = "v = reciprocalF(v);"; return true; })
-            .Case<SqrtOp>([&](auto) { stmt = "v = sqrtF(v);"; return true; })
-            .Case<LeakyReluOp>([&](LeakyReluOp l) {
-              stmt = "v = leakyReluF(v, " +
-                     floatLiteral(l.getAlpha().convertToFloat()) + ");";
-              return true;
-            })
-            .Case<ClipOp>([&](ClipOp c) {
-              stmt = "v = clipF(v, " +
-                     floatLiteral(c.getMin().convertToFloat()) + ", " +
-                     floatLiteral(c.getMax().convertToFloat()) + ");";
-              return true;
-            })
-            .Case<HardSigmoidOp>([&](HardSigmoidOp h) {
-              stmt = "v = hardSigmoidF(v, " +
-                     floatLiteral(h.getAlpha().convertToFloat()) + ", " +
-                     floatLiteral(h.getBeta().convertToFloat()) + ");";
-              return true;
-            })
-            .Case<AddOp, SubOp, MulOp, DivOp>([&](Operation *b) {
-              if (!others(x))
-                return false;
-              const char *sym = isa<AddOp>(b)   ? " + "
-                                : isa<SubOp>(b) ? " - "
-                                : isa<MulOp>(b) ? " * "
-                                                : " / ";
-              stmt = "v = canon(" + x[0] + sym + x[1] + ");";
-              return true;
-            })
-            .Case<SumOp, MaxOp, MinOp>([&](Operation *m) {
-              // plumb_rt_variadic_f32: acc = in0; acc = f(acc, in_k); canon.
-              if (!others(x))
-                return false;
-              std::string acc = x[0];
-              for (size_t k = 1; k < x.size(); ++k)
-                acc = isa<SumOp>(m) ? "(" + acc + " + " + x[k] + ")"
-                                    : std::string(isa<MaxOp>(m) ? "maxF("
-                                                                : "minF(") +
-                                          acc + ", " + x[k] + ")";
-              stmt = "v = canon(" + acc + ");";
-              return true;
-            })
-            .Case<BatchNormOp>([&](BatchNormOp bn) {
-              // plumb_rt_batchnorm_f32: sd = sqrtRn(var + eps) per channel,
-              // then (((x - mean) / sd) * scale) + bias, canonicalised.
-              std::string s, b, m, var;
-              if (!channelParam(bn.getScale(), s) ||
-                  !channelParam(bn.getBias(), b) ||
-                  !channelParam(bn.getMean(), m) ||
-                  !channelParam(bn.getVariance(), var))
-                return false;
-              std::string sd = "sd" + std::to_string(code.externals.size());
-              pre += "  const float " + sd + " = sqrtRn(" + var + " + " +
-                     floatLiteral(bn.getEpsilon().convertToFloat()) + ");\n";
-              stmt = "{\n      float t = v - " + m + ";\n      t = t / " + sd +
-                     ";\n      t = t * " + s + ";\n      v = canon(t + " + b +
-                     ");\n    }";
-              return true;
-            })
-            .Default([&](Operation *) { return false; });
-    if (!ok)
+    if (c.fn == "unary_f32") {
+      int64_t code = c.args[0].value;
+      if (plumb::rt::ops::unaryF32IsMath((int32_t)code))
+        return false;
+      stmt = "v = unaryF32(" + c.args[0].name + ", v, " +
+             floatLiteral(c.args[4].fvalue) + ", " +
+             floatLiteral(c.args[5].fvalue) + ");";
+    } else if (c.fn == "binary_f32") {
+      int64_t code = c.args[0].value;
+      if (code == PLUMB_RT_POW || plumb::rt::ops::isCompareOp((int32_t)code))
+        return false;
+      if (!others(x))
+        return false;
+      stmt = "v = binaryF32(" + c.args[0].name + ", " + x[0] + ", " + x[1] +
+             ");";
+    } else if (c.fn == "variadic_f32") {
+      // plumb_rt_variadic_f32: acc = in0; acc = f(acc, in_k); canon.
+      int64_t code = c.args[0].value;
+      if (code != PLUMB_RT_ADD && code != PLUMB_RT_MAX && code != PLUMB_RT_MIN)
+        return false;
+      if (!others(x))
+        return false;
+      std::string acc = x[0];
+      for (size_t k = 1; k < x.size(); ++k)
+        acc = code == PLUMB_RT_ADD
+                  ? "(" + acc + " + " + x[k] + ")"
+                  : std::string(code == PLUMB_RT_MAX ? "maxF(" : "minF(") +
+                        acc + ", " + x[k] + ")";
+      stmt = "v = canon(" + acc + ");";
+    } else if (auto bn = dyn_cast<BatchNormOp>(op)) {
+      // plumb_rt_batchnorm_f32: sd = sqrtRn(var + eps) per channel, then
+      // (((x - mean) / sd) * scale) + bias, canonicalised.
+      std::string s, b, m, var;
+      if (!channelParam(bn.getScale(), s) || !channelParam(bn.getBias(), b) ||
+          !channelParam(bn.getMean(), m) ||
+          !channelParam(bn.getVariance(), var))
+        return false;
+      std::string sd = "sd" + std::to_string(code.externals.size());
+      pre += "  const float " + sd + " = sqrtRn(" + var + " + " +
+             floatLiteral(bn.getEpsilon().convertToFloat()) + ");\n";
+      stmt = "{\n      float t = v - " + m + ";\n      t = t / " + sd +
+             ";\n      t = t * " + s + ";\n      v = canon(t + " + b +
+             ");\n    }";
+    } else {
       return false;
+    }
     body += "    " + stmt + "\n";
     return true;
   }

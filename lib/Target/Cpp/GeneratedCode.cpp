@@ -62,20 +62,9 @@ std::string generatedBanner(const std::string &file, const std::string &title,
 std::string generatedPrelude(const std::string &extra,
                              const EmitHeader &header, const ModelPlan &plan) {
   std::string s = extra;
-  s += "#include \"plumb/runtime/cast.h\"\n"
-       "#include \"plumb/runtime/conv.h\"\n"
-       "#include \"plumb/runtime/elementwise.h\"\n"
-       "#include \"plumb/runtime/gemm.h\"\n"
+  s += "#include \"plumb/runtime/kernels.h\"\n"
        "#include \"plumb/runtime/math_kernels.h\"\n"
        "#include \"plumb/runtime/model_abi.h\"\n"
-       "#include \"plumb/runtime/movement.h\"\n"
-       "#include \"plumb/runtime/norm.h\"\n"
-       "#include \"plumb/runtime/pool.h\"\n"
-       "#include \"plumb/runtime/pool_indices.h\"\n"
-       "#include \"plumb/runtime/reduce.h\"\n"
-       "#include \"plumb/runtime/resize.h\"\n"
-       "#include \"plumb/runtime/rnn.h\"\n"
-       "#include \"plumb/runtime/softmax.h\"\n"
        "#include \"plumb/runtime/threads.h\"\n"
        "\n"
        "#include <algorithm>\n"

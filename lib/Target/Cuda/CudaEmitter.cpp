@@ -20,10 +20,9 @@
 #include "plumb/Interpreter/Interpreter.h"
 #include "plumb/Target/Cpp/GeneratedCode.h"
 #include "plumb/Target/Cpp/KernelCalls.h"
-#include "plumb/runtime/conv.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <set>
 
@@ -39,80 +38,26 @@ llvm::Error fail(const std::string &msg) {
                                  msg.c_str());
 }
 
-std::string str(int64_t v) {
-  return v == INT64_MIN ? std::string("INT64_MIN") : std::to_string(v);
+/// Whether plumb_rt_<fn> has a CUDA twin (runtime kernels.def).
+bool hasCudaTwin(llvm::StringRef fn) {
+  static const llvm::StringMap<bool> twins = [] {
+    llvm::StringMap<bool> m;
+#define PLUMB_KERNEL(fn, cuda) m[#fn] = (cuda) != 0;
+#include "plumb/runtime/kernels.def"
+#undef PLUMB_KERNEL
+    return m;
+  }();
+  auto it = twins.find(fn);
+  return it != twins.end() && it->second;
 }
 
-int64_t numel(const ValueInfo &v) {
-  int64_t n = 1;
-  for (int64_t d : v.shape)
-    n *= d;
-  return n;
-}
-
-bool isF32(const ModelPlan &plan, Value v) {
-  return plan.info(v).type == exec::ElemType::F32;
-}
-
-/// The binary ops with a device kernel (the others run on the host).
-const char *binaryCodeOf(Operation *op) {
-  if (!isa<AddOp, SubOp, MulOp, DivOp, PowOp, EqualOp, LessOp, LessOrEqualOp,
-           GreaterOp, GreaterOrEqualOp>(op))
-    return nullptr;
-  return binaryOpCode(op);
-}
-
-/// MatMul as one batched device call: the batch offsets plumb_rt_matmul
-/// walks must form arithmetic sequences (always true without broadcasting
-/// of more than one batch dimension).
-struct MatMulShape {
-  int64_t batch = 1, M = 0, N = 0, K = 0, aStride = 0, bStride = 0;
-};
-
-bool matmulAsBatched(const ValueInfo &a, const ValueInfo &b, MatMulShape &s) {
-  int ar = (int)a.shape.size(), br = (int)b.shape.size();
-  if (ar < 1 || br < 1)
+/// The kernel calls of `op` when every one of them has a CUDA twin.
+bool deviceLowering(Operation *op, KernelLowering &l) {
+  std::string err;
+  if (!lowerOpForEmit(op, l, err))
     return false;
-  bool aVec = ar == 1, bVec = br == 1;
-  s.M = aVec ? 1 : a.shape[ar - 2];
-  s.K = a.shape[ar - 1];
-  s.N = bVec ? 1 : b.shape[br - 1];
-  int aB = aVec ? 0 : ar - 2, bB = bVec ? 0 : br - 2;
-  int rank = std::max(aB, bB);
-  std::vector<int64_t> outBatch(rank), aStr(rank, 0), bStr(rank, 0);
-  int64_t as = s.M * s.K, bs = s.K * s.N;
-  for (int d = rank - 1; d >= 0; --d) {
-    int ai = d - (rank - aB), bi = d - (rank - bB);
-    int64_t ad = ai >= 0 ? a.shape[ai] : 1, bd = bi >= 0 ? b.shape[bi] : 1;
-    if (ad != bd && ad != 1 && bd != 1)
-      return false;
-    outBatch[d] = (ad == 0 || bd == 0) ? 0 : std::max(ad, bd);
-    aStr[d] = ad == 1 ? 0 : as;
-    bStr[d] = bd == 1 ? 0 : bs;
-    as *= ad;
-    bs *= bd;
-  }
-  s.batch = 1;
-  for (int64_t d : outBatch)
-    s.batch *= d;
-  std::vector<int64_t> aOff, bOff;
-  for (int64_t i = 0; i < s.batch; ++i) {
-    int64_t rem = i, ao = 0, bo = 0;
-    for (int d = rank - 1; d >= 0; --d) {
-      int64_t idx = rem % outBatch[d];
-      rem /= outBatch[d];
-      ao += idx * aStr[d];
-      bo += idx * bStr[d];
-    }
-    aOff.push_back(ao);
-    bOff.push_back(bo);
-  }
-  s.aStride = s.batch > 1 ? aOff[1] : 0;
-  s.bStride = s.batch > 1 ? bOff[1] : 0;
-  for (int64_t i = 0; i < s.batch; ++i)
-    if (aOff[i] != i * s.aStride || bOff[i] != i * s.bStride)
-      return false;
-  return true;
+  return llvm::all_of(l.calls,
+                      [](const KernelCall &c) { return hasCudaTwin(c.fn); });
 }
 
 class CudaWriter {
@@ -121,16 +66,17 @@ public:
       : plan(plan), header(header) {}
   llvm::Expected<std::string> run();
 
-  /// The device statement of `op`, or "" when it has no device kernel.
-  std::string deviceCall(Operation *op);
   /// Whether the node runs on the device (a fused chain: all its ops do).
   bool onDeviceOp(Operation *op) {
     if (isa<IfOp>(op))
       return true;
+    KernelLowering l;
     if (auto f = dyn_cast<FusedOp>(op))
-      return llvm::all_of(f.getChain(),
-                          [&](Operation *i) { return !deviceCall(i).empty(); });
-    return !deviceCall(op).empty();
+      return llvm::all_of(f.getChain(), [&](Operation *i) {
+        KernelLowering inner;
+        return deviceLowering(i, inner);
+      });
+    return deviceLowering(op, l);
   }
 
 private:
@@ -204,288 +150,6 @@ private:
   LiteralPool pool;
 };
 
-std::string CudaWriter::deviceCall(Operation *op) {
-  auto in = [&](unsigned i) -> const ValueInfo & {
-    return plan.info(op->getOperand(i));
-  };
-  auto res = [&](unsigned i) -> const ValueInfo & {
-    return plan.info(op->getResult(i));
-  };
-  auto inF = [&](unsigned i) { return cdev("float", op->getOperand(i)); };
-  auto outF = [&](unsigned i) { return mdev("float", op->getResult(i)); };
-  auto shape = [&](const ValueInfo &v) { return pool.i64(v.shape); };
-  auto rank = [](const ValueInfo &v) { return std::to_string(v.shape.size()); };
-  auto f = [](float x) { return floatLiteral(x); };
-  std::string block = str(exec::treeBlockOf(op));
-
-  if (const char *code = unaryOpCode(op)) {
-    if (!isF32(plan, op->getOperand(0)))
-      return "";
-    float alpha = 0.0f, beta = 0.0f;
-    if (auto h = dyn_cast<HardSigmoidOp>(op))
-      alpha = h.getAlpha().convertToFloat(), beta = h.getBeta().convertToFloat();
-    else if (auto l = dyn_cast<LeakyReluOp>(op))
-      alpha = l.getAlpha().convertToFloat();
-    else if (auto c = dyn_cast<ClipOp>(op))
-      alpha = c.getMin().convertToFloat(), beta = c.getMax().convertToFloat();
-    return std::string("plumb_cuda_unary_f32(") + code + ", " + inF(0) + ", " +
-           outF(0) + ", " + str(numel(in(0))) + ", " + f(alpha) + ", " +
-           f(beta) + ", 0)";
-  }
-  if (const char *code = binaryCodeOf(op)) {
-    if (!isF32(plan, op->getOperand(0)))
-      return "";
-    return std::string("plumb_cuda_binary_f32(") + code + ", " + inF(0) + ", " +
-           shape(in(0)) + ", " + rank(in(0)) + ", " + inF(1) + ", " +
-           shape(in(1)) + ", " + rank(in(1)) + ", (void *)" +
-           dev(op->getResult(0)) + ", " + shape(res(0)) + ", " + rank(res(0)) +
-           ", 0)";
-  }
-  if (isa<SumOp, MaxOp, MinOp>(op) && isF32(plan, op->getResult(0)) &&
-      op->getNumOperands() <= 2 && op->getNumOperands() >= 1) {
-    // plumb_rt_variadic_f32 of one operand is canon(x) (the identity
-    // kernel); of two, canon(op(a, b)) per element with the same scalar
-    // functions as the binary kernel.
-    if (op->getNumOperands() == 1)
-      return "plumb_cuda_unary_f32(PLUMB_RT_IDENTITY, " + inF(0) + ", " +
-             outF(0) + ", " + str(numel(in(0))) + ", " + f(0.0f) + ", " +
-             f(0.0f) + ", 0)";
-    const char *code = isa<SumOp>(op)   ? "PLUMB_RT_ADD"
-                       : isa<MaxOp>(op) ? "PLUMB_RT_MAX"
-                                        : "PLUMB_RT_MIN";
-    return std::string("plumb_cuda_binary_f32(") + code + ", " + inF(0) +
-           ", " + shape(in(0)) + ", " + rank(in(0)) + ", " + inF(1) + ", " +
-           shape(in(1)) + ", " + rank(in(1)) + ", (void *)" +
-           dev(op->getResult(0)) + ", " + shape(res(0)) + ", " +
-           rank(res(0)) + ", 0)";
-  }
-  if (isa<CastOp>(op)) {
-    if (!isF32(plan, op->getOperand(0)))
-      return "";
-    return "plumb_cuda_cast_f32(" + inF(0) + ", (void *)" +
-           dev(op->getResult(0)) + ", " +
-           std::to_string((int)res(0).type) + ", " + str(numel(in(0))) +
-           ", 0)";
-  }
-  if (isa<ReshapeOp>(op)) {
-    // The interpreter copies and canonicalises NaNs: the identity kernel.
-    if (res(0).aliased)
-      return "0";
-    if (!isF32(plan, op->getOperand(0)))
-      return "";
-    return "plumb_cuda_unary_f32(PLUMB_RT_IDENTITY, " + inF(0) + ", " +
-           outF(0) + ", " + str(numel(in(0))) + ", " + f(0.0f) + ", " +
-           f(0.0f) + ", 0)";
-  }
-  if (isa<MatMulOp>(op)) {
-    MatMulShape s;
-    if (!matmulAsBatched(in(0), in(1), s))
-      return "";
-    return "plumb_cuda_matmul_batched(" + str(s.batch) + ", " + str(s.M) +
-           ", " + str(s.N) + ", " + str(s.K) + ", " + inF(0) + ", " +
-           str(s.aStride) + ", " + inF(1) + ", " + str(s.bStride) + ", " +
-           outF(0) + ", " + block + ", 0)";
-  }
-  if (auto g = dyn_cast<GemmOp>(op)) {
-    // plumb_rt_gemm's strides (runtime/src/gemm.cpp), fixed here.
-    const ValueInfo &a = in(0), &y = res(0);
-    int64_t M = y.shape[0], N = y.shape[1];
-    int64_t K = g.getTransA() ? a.shape[0] : a.shape[1];
-    int64_t a_rs = g.getTransA() ? 1 : K, a_cs = g.getTransA() ? M : 1;
-    int64_t b_rs = g.getTransB() ? 1 : N, b_cs = g.getTransB() ? K : 1;
-    int64_t c_rs = 0, c_cs = 0;
-    std::string c = "nullptr";
-    if (op->getNumOperands() > 2) {
-      const ValueInfo &cv = in(2);
-      int64_t cr = (int64_t)cv.shape.size(), d0 = 1, d1 = 1;
-      if (cr >= 2)
-        d0 = cv.shape[cr - 2], d1 = cv.shape[cr - 1];
-      else if (cr == 1)
-        d1 = cv.shape[0];
-      c_cs = d1 == 1 ? 0 : 1;
-      c_rs = d0 == 1 ? 0 : d1;
-      c = inF(2);
-    }
-    return "plumb_cuda_gemm_strided(" + str(M) + ", " + str(N) + ", " + str(K) +
-           ", " + f(g.getAlpha().convertToFloat()) + ", " + inF(0) + ", " +
-           str(a_rs) + ", " + str(a_cs) + ", " + inF(1) + ", " + str(b_rs) +
-           ", " + str(b_cs) + ", " + f(g.getBeta().convertToFloat()) + ", " +
-           c + ", " + str(c_rs) + ", " + str(c_cs) + ", " + outF(0) + ", " +
-           str(N) + ", " + block + ", 0)";
-  }
-  if (isa<ConvOp, ConvTransposeOp>(op)) {
-    bool tr = isa<ConvTransposeOp>(op);
-    const ValueInfo &x = in(0), &w = in(1), &y = res(0);
-    std::string bias = op->getNumOperands() > 2 ? inF(2) : "nullptr";
-    ArrayRef<int64_t> s, p, d;
-    int64_t group;
-    if (auto c = dyn_cast<ConvOp>(op))
-      s = c.getStrides(), p = c.getPads(), d = c.getDilations(),
-      group = c.getGroup();
-    else {
-      auto t = cast<ConvTransposeOp>(op);
-      s = t.getStrides(), p = t.getPads(), d = t.getDilations(),
-      group = t.getGroup();
-    }
-    if (x.shape.size() == 3) {
-      if (!tr)
-        return "plumb_cuda_conv1d(" + str(x.shape[0]) + ", " + str(x.shape[1]) +
-               ", " + str(x.shape[2]) + ", " + str(w.shape[0]) + ", " +
-               str(w.shape[2]) + ", " + str(group) + ", " + str(s[0]) + ", " +
-               str(d[0]) + ", " + str(p[0]) + ", " + str(p[1]) + ", " + inF(0) +
-               ", " + inF(1) + ", " + bias + ", " + outF(0) + ", " + block +
-               ", 0)";
-      return "plumb_cuda_conv_transpose1d(" + str(x.shape[0]) + ", " +
-             str(x.shape[1]) + ", " + str(x.shape[2]) + ", " + str(y.shape[1]) +
-             ", " + str(w.shape[2]) + ", " + str(y.shape[2]) + ", " +
-             str(group) + ", " + str(s[0]) + ", " + str(d[0]) + ", " +
-             str(p[0]) + ", " + str(p[1]) + ", " + inF(0) + ", " + inF(1) +
-             ", " + bias + ", " + outF(0) + ", " + block + ", 0)";
-    }
-    if (x.shape.size() > 4) {
-      // Three or more spatial dims: the N-d twins (same term order as host).
-      const size_t sd = x.shape.size() - 2;
-      if (sd > PLUMB_CONV_MAX_SPATIAL)
-        return "";
-      std::string params = pool.object(
-          "plumb_convnd_params",
-          convNdParamsInit(x.shape, w.shape, y.shape, group, s, d, p));
-      return std::string(tr ? "plumb_cuda_conv_transpose_nd"
-                            : "plumb_cuda_conv_nd") +
-             "(&" + params + ", " + inF(0) + ", " +
-             inF(1) + ", " + bias + ", " + outF(0) + ", " + block + ", 0)";
-    }
-    if (x.shape.size() != 4)
-      return "";
-    std::string prm = "plumb_conv2d_params{" + str(x.shape[0]) + ", " +
-                      str(x.shape[1]) + ", " + str(x.shape[2]) + ", " +
-                      str(x.shape[3]) + ", " + str(tr ? y.shape[1] : w.shape[0]) +
-                      ", " + str(w.shape[2]) + ", " + str(w.shape[3]) + ", " +
-                      str(y.shape[2]) + ", " + str(y.shape[3]) + ", " +
-                      str(group) + ", " + str(s[0]) + ", " + str(s[1]) + ", " +
-                      str(d[0]) + ", " + str(d[1]) + ", " + str(p[0]) + ", " +
-                      str(p[1]) + ", " + str(p[2]) + ", " + str(p[3]) + "}";
-    std::string params = pool.object(
-        "plumb_conv2d_params",
-        prm.substr(std::string("plumb_conv2d_params{").size(),
-                   prm.size() - std::string("plumb_conv2d_params{").size() - 1));
-    return std::string(tr ? "plumb_cuda_conv_transpose2d" : "plumb_cuda_conv2d") +
-           "(&" + params + ", " + inF(0) + ", " +
-           inF(1) + ", " + bias + ", " + outF(0) + ", " + block + ", 0)";
-  }
-  if (auto mp = dyn_cast<MaxPoolOp>(op))
-    if (!mp.getIndices().empty())
-      return ""; // with Indices: the host kernel
-  if (isa<MaxPoolOp, AveragePoolOp>(op)) {
-    const ValueInfo &x = in(0), &y = res(0);
-    int32_t sd = (int32_t)x.shape.size() - 2;
-    std::vector<int64_t> inSp(x.shape.begin() + 2, x.shape.end());
-    std::vector<int64_t> outSp(y.shape.begin() + 2, y.shape.end());
-    std::string head = inF(0) + ", " + str(x.shape[0]) + ", " +
-                       str(x.shape[1]) + ", " + std::to_string(sd) + ", " +
-                       pool.i64(inSp) + ", " + pool.i64(outSp) + ", ";
-    if (auto mp = dyn_cast<MaxPoolOp>(op))
-      return "plumb_cuda_maxpool_f32(" + head + pool.i64(mp.getKernelShape()) +
-             ", " + pool.i64(mp.getStrides()) + ", " + pool.i64(mp.getPads()) +
-             ", " + pool.i64(mp.getDilations()) + ", " + outF(0) +
-             ", nullptr, 0)";
-    auto ap = cast<AveragePoolOp>(op);
-    return "plumb_cuda_avgpool_f32(" + head + pool.i64(ap.getKernelShape()) +
-           ", " + pool.i64(ap.getStrides()) + ", " + pool.i64(ap.getPads()) +
-           ", " +
-           (ap.getDilations() ? pool.i64(*ap.getDilations())
-                              : std::string("nullptr")) +
-           ", " + std::to_string((int)ap.getCountIncludePad()) + ", " +
-           outF(0) + ", 0)";
-  }
-  if (isa<GlobalAveragePoolOp, GlobalMaxPoolOp>(op)) {
-    const ValueInfo &x = in(0);
-    int64_t nc = x.shape[0] * x.shape[1];
-    int64_t sp = nc ? numel(x) / nc : 0;
-    return "plumb_cuda_global_pool_f32(" + inF(0) + ", " + str(nc) + ", " +
-           str(sp) + ", " + std::to_string((int)isa<GlobalMaxPoolOp>(op)) +
-           ", " + outF(0) + ", " + block + ", 0)";
-  }
-  if (auto bn = dyn_cast<BatchNormOp>(op)) {
-    const ValueInfo &x = in(0);
-    int64_t n = x.shape[0], c = x.shape[1];
-    int64_t sp = n * c != 0 ? numel(x) / (n * c) : 0;
-    return "plumb_cuda_batchnorm_f32(" + inF(0) + ", " + str(n) + ", " +
-           str(c) + ", " + str(sp) + ", " + inF(1) + ", " + inF(2) + ", " +
-           inF(3) + ", " + inF(4) + ", " + f(bn.getEpsilon().convertToFloat()) +
-           ", " + outF(0) + ", 0)";
-  }
-  if (auto ln = dyn_cast<LayerNormOp>(op)) {
-    if (!scratchBytesOf(op).empty())
-      return ""; // scale or bias needs broadcasting: host
-    const ValueInfo &x = in(0);
-    int64_t d = 1;
-    for (size_t i = ln.getAxis(); i < x.shape.size(); ++i)
-      d *= x.shape[i];
-    int64_t outer = d ? numel(x) / d : 0;
-    return "plumb_cuda_layernorm_f32(" + inF(0) + ", " + str(outer) + ", " +
-           str(d) + ", " + inF(1) + ", " +
-           (op->getNumOperands() > 2 ? inF(2) : std::string("nullptr")) + ", " +
-           f(ln.getEpsilon().convertToFloat()) + ", " + outF(0) + ", " +
-           (ln.getStats().empty() ? std::string("nullptr, nullptr")
-                                  : outF(1) + ", " + outF(2)) +
-           ", " + block + ", 0)";
-  }
-  if (isa<SoftmaxOp, LogSoftmaxOp>(op)) {
-    int64_t axis = isa<SoftmaxOp>(op) ? cast<SoftmaxOp>(op).getAxis()
-                                      : cast<LogSoftmaxOp>(op).getAxis();
-    const ValueInfo &x = in(0);
-    int64_t outer = 1, inner = 1;
-    for (int64_t i = 0; i < axis; ++i)
-      outer *= x.shape[i];
-    for (size_t i = axis + 1; i < x.shape.size(); ++i)
-      inner *= x.shape[i];
-    int64_t len = x.shape.empty() ? 1 : x.shape[axis];
-    return "plumb_cuda_softmax_f32(" + inF(0) + ", " + outF(0) + ", " +
-           str(outer) + ", " + str(len) + ", " + str(inner) + ", " +
-           std::to_string((int)isa<LogSoftmaxOp>(op)) + ", " + block + ", 0)";
-  }
-  const char *rcode =
-      llvm::TypeSwitch<Operation *, const char *>(op)
-          .Case<ReduceSumOp>([](auto) { return "PLUMB_RT_REDUCE_SUM"; })
-          .Case<ReduceMeanOp>([](auto) { return "PLUMB_RT_REDUCE_MEAN"; })
-          .Case<ReduceProdOp>([](auto) { return "PLUMB_RT_REDUCE_PROD"; })
-          .Case<ReduceMaxOp>([](auto) { return "PLUMB_RT_REDUCE_MAX"; })
-          .Case<ReduceMinOp>([](auto) { return "PLUMB_RT_REDUCE_MIN"; })
-          .Default([](Operation *) { return (const char *)nullptr; });
-  if (rcode) {
-    if (!isF32(plan, op->getOperand(0)))
-      return "";
-    ArrayRef<int64_t> axes =
-        llvm::TypeSwitch<Operation *, ArrayRef<int64_t>>(op)
-            .Case<ReduceSumOp, ReduceMeanOp, ReduceProdOp, ReduceMaxOp,
-                  ReduceMinOp>([](auto r) { return r.getAxes(); })
-            .Default([](Operation *) { return ArrayRef<int64_t>(); });
-    return std::string("plumb_cuda_reduce_f32(") + rcode + ", " + inF(0) +
-           ", " + shape(in(0)) + ", " + rank(in(0)) + ", " + pool.i64(axes) +
-           ", " + std::to_string(axes.size()) + ", " + outF(0) + ", " + block +
-           ", 0)";
-  }
-  if (auto am = dyn_cast<ArgMaxOp>(op)) {
-    if (!isF32(plan, op->getOperand(0)))
-      return "";
-    return "plumb_cuda_argmax_f32(" + inF(0) + ", " + shape(in(0)) + ", " +
-           rank(in(0)) + ", " + str(am.getAxis()) + ", 0, " +
-           std::to_string((int)am.getSelectLastIndex()) + ", " +
-           mdev("int64_t", op->getResult(0)) + ", 0)";
-  }
-  if (auto r = dyn_cast<ResizeOp>(op)) {
-    ResizeCodes codes = resizeCodes(r);
-    const char *mode = codes.mode, *coord = codes.coord,
-               *nearest = codes.nearest;
-    std::vector<float> scales(r.getScales().begin(), r.getScales().end());
-    return "plumb_cuda_resize_f32(" + inF(0) + ", " + shape(in(0)) + ", " +
-           rank(in(0)) + ", " + shape(res(0)) + ", " + pool.f32(scales) + ", " +
-           mode + ", " + coord + ", " + nearest + ", " + outF(0) + ", 0)";
-  }
-  return "";
-}
-
 bool CudaWriter::emitIf(IfOp op, int64_t node, std::string &out,
                         std::string &err) {
   std::string opName = "plumb.if";
@@ -541,12 +205,17 @@ bool CudaWriter::emitOp(Operation *op, int64_t node, std::string &out,
     return true;
   }
   std::string opName = op->getName().getStringRef().str();
-  std::string call = deviceCall(op);
-  if (call == "0")
-    return true; // an aliased reshape: no work
-  if (!call.empty()) {
-    out += "  rc = " + call + ";\n" + check(node, opName, "device kernel");
-    return true;
+  KernelLowering calls;
+  if (deviceLowering(op, calls)) {
+    KernelCallContext ctx{plan, pool, [this](Value v) { return dev(v); }, "D",
+                          nullptr};
+    ctx.prefix = "plumb_cuda_";
+    ctx.trailingArgs = ", 0";
+    ctx.onError = [&](const std::string &what, bool) {
+      return "return fail(err, err_len, " + std::to_string(node) + ", \"" +
+             opName + "\", \"" + what + " device kernel\", rc);";
+    };
+    return emitKernelCalls(ctx, op, calls, out, err);
   }
   // On the host: operands down, kernel, results up.
   std::set<std::string> seen;

@@ -444,28 +444,15 @@ int64_t bytesOf(Type t) {
 } // namespace
 
 std::vector<int64_t> scratchBytesOf(Operation *op) {
-  // layer_norm: scale and bias broadcast to the normalised shape.
-  if (auto ln = dyn_cast<LayerNormOp>(op)) {
-    auto x = cast<RankedTensorType>(ln->getOperand(0).getType());
-    int64_t d = 1;
-    for (int64_t i = ln.getAxis(); i < x.getRank(); ++i)
-      d *= x.getDimSize(i);
-    // Operands already of the normalised shape are used as they are.
-    std::vector<int64_t> s;
-    for (unsigned i = 1; i < ln->getNumOperands(); ++i) {
-      auto t = cast<RankedTensorType>(ln->getOperand(i).getType());
-      if (t.getShape() != x.getShape().drop_front(ln.getAxis()))
-        s.push_back(d * 4);
-    }
-    return s;
-  }
-  // Variadic ops on int32 fold pairwise through two partial results.
-  if (isa<SumOp, MaxOp, MinOp>(op)) {
-    auto y = cast<RankedTensorType>(op->getResult(0).getType());
-    if (y.getElementType().isInteger(32) && op->getNumOperands() > 1)
-      return {bytesOf(y), bytesOf(y)};
-  }
-  return {};
+  // The scratch buffers the op's kernel calls use.
+  auto kernels = dyn_cast<KernelCallOpInterface>(op);
+  if (!kernels)
+    return {};
+  KernelLowering l;
+  std::string err;
+  if (failed(kernels.lowerToKernelCalls(l, err)))
+    return {};
+  return l.scratchBytes;
 }
 
 llvm::Expected<ModelPlan> planModel(ModuleOp module, PlanOptions options) {

@@ -93,7 +93,7 @@ TEST_F(EmitFixture, CppIsAFunctionOfTheIR) {
   EXPECT_EQ(a, b);
   // Both branches, the tree as a literal, hooks in canonical order, the
   // reshape without a copy, exact attribute literals.
-  EXPECT_NE(a.find("plumb_rt_matmul("), std::string::npos);
+  EXPECT_NE(a.find("plumb_rt_matmul_f32("), std::string::npos);
   EXPECT_NE(a.find(", 2);\n"), std::string::npos); // blocked 2
   EXPECT_NE(a.find("} else {"), std::string::npos);
   size_t h0 = a.find("hook(user, 0, 1, r);"), h1 = a.find("hook(user, 1, 1, r);");
@@ -102,6 +102,8 @@ TEST_F(EmitFixture, CppIsAFunctionOfTheIR) {
   EXPECT_TRUE(h0 < h1 && h1 < h2 && h2 < h3);
   EXPECT_EQ(a.find("memcpy", a.find("// node 1: plumb.reshape")),
             a.find("memcpy", a.find("// node 2: plumb.if"))); // none between
+  EXPECT_EQ(a.find("plumb_rt_copy", a.find("// node 1: plumb.reshape")),
+            a.find("plumb_rt_copy", a.find("// node 2: plumb.if")));
   EXPECT_NE(a.find(floatLiteral(0.1f)), std::string::npos);
   EXPECT_NE(a.find("9.9.9"), std::string::npos);
   EXPECT_EQ(a.find("/work/"), std::string::npos); // no machine paths
@@ -111,7 +113,7 @@ TEST_F(EmitFixture, CudaIsAFunctionOfTheIR) {
   std::string a = emit(true), b = emit(true);
   EXPECT_EQ(a, b);
   EXPECT_NE(a.find("#include \"plumb_cuda.h\""), std::string::npos);
-  EXPECT_NE(a.find("plumb_cuda_matmul_batched("), std::string::npos);
+  EXPECT_NE(a.find("plumb_cuda_matmul_f32("), std::string::npos);
   EXPECT_NE(a.find("plumb_cuda_unary_f32(PLUMB_RT_TANH"), std::string::npos);
   EXPECT_NE(a.find("plumb_cuda_download(&cond"), std::string::npos);
 }

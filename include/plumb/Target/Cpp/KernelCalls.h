@@ -73,40 +73,28 @@ struct KernelCallContext {
   /// (include/plumb/Target/Cpp/Epilogue.h) to apply to every finished
   /// output range (plumb_rt_conv2d_ep), and its ctx expression. Empty: none.
   std::string epilogueFn, epilogueCtx;
+  /// The entry points' prefix ("plumb_rt_", or "plumb_cuda_" for the CUDA
+  /// twins) and what follows the call's own arguments (", 0": a stream).
+  std::string prefix = "plumb_rt_", trailingArgs;
 };
 
 /// Appends the statements computing `op` on the host kernels (two-space
-/// indent). Fails (message in `err`) for an op the kernels cannot run.
+/// indent): its kernel calls (KernelCallOpInterface), printed. Fails
+/// (message in `err`) for an op the kernels cannot run.
 bool emitHostKernelCall(KernelCallContext &ctx, mlir::Operation *op,
                         std::string &out, std::string &err);
 
-/// The plumb_rt_unary_op code of an elementwise unary op ("PLUMB_RT_RELU"),
-/// or null.
-const char *unaryOpCode(mlir::Operation *op);
-/// The plumb_rt_binary_op code of a binary or variadic op ("PLUMB_RT_ADD"
-/// for add and sum), or null.
-const char *binaryOpCode(mlir::Operation *op);
+/// Appends the statements of `l`, the kernel calls of `op`, printed against
+/// `ctx` (its prefix, pointers and trailing arguments).
+bool emitKernelCalls(KernelCallContext &ctx, mlir::Operation *op,
+                     const KernelLowering &l, std::string &out,
+                     std::string &err);
 
-/// The runtime's resize constants for a plumb.resize (mode, coordinate
-/// transformation, nearest rounding), e.g. "PLUMB_RT_RESIZE_LINEAR".
-struct ResizeCodes {
-  const char *mode, *coord, *nearest;
-};
-ResizeCodes resizeCodes(ResizeOp op);
+/// The kernel calls of `op`; false (message in `err`) for an op without any.
+bool lowerOpForEmit(mlir::Operation *op, KernelLowering &l, std::string &err);
 
-/// The initialiser (without braces) of the plumb_convnd_params of a conv or
-/// conv_transpose with 3+ spatial dims, from the input, weight and result
-/// shapes, the group and the op's strides, dilations and pads (all begins,
-/// then all ends). Both emitters use it.
-std::string convNdParamsInit(llvm::ArrayRef<int64_t> x,
-                             llvm::ArrayRef<int64_t> w,
-                             llvm::ArrayRef<int64_t> y, int64_t group,
-                             llvm::ArrayRef<int64_t> strides,
-                             llvm::ArrayRef<int64_t> dilations,
-                             llvm::ArrayRef<int64_t> pads);
-
-/// Whether `op` is one the emitters handle (everything the interpreter runs
-/// except plumb.if, which the emitters structure themselves).
+/// Whether `op` is one the emitters handle (every op with kernel calls;
+/// plumb.if and plumb.fused the emitters structure themselves).
 bool isSupportedKernelOp(mlir::Operation *op);
 
 } // namespace target

@@ -13,7 +13,8 @@
 //    math.h (our own correctly specified code, never libm). This header is the
 //    only place in the non-GEMM kernels that names them.
 //  * HardSigmoid(alpha, beta): t = alpha * x; t = t + beta; then
-//    Min(Max(t, +0), 1) with the Max/Min rules below.
+//    Min(Max(t, +0), 1) with the Max/Min rules below. HardSwish: x times
+//    HardSigmoid(x) with alpha = 1/6 (0x3E2AAAAB), beta = 0.5.
 //  * Relu: x > 0 ? x : +0.0 (so Relu(-0) = +0); NaN -> NaN.
 //  * LeakyRelu(alpha): x >= 0 ? x : alpha * x (x = -0 gives -0).
 //  * Clip(lo, hi): Min(Max(x, lo), hi) (ONNX order; lo > hi gives hi).
@@ -43,6 +44,73 @@
 #include "plumb/runtime/ops_status.h"
 
 #include <stdint.h>
+
+
+//===----------------------------------------------------------------------===//
+// The op tables: every float32 unary and binary op, its code and its
+// per-element arithmetic (a C++ expression of v, alpha, beta or x, y over the
+// functions below). Everything that computes these ops reads these tables:
+// the host kernels, the CUDA twin (runtime/cuda), the emitted conv epilogues
+// and the op codes the compiler passes. Adding an op is one line here and
+// its scalar function.
+//===----------------------------------------------------------------------===//
+
+/// X(NAME, CODE, EXPR): plumb_rt_unary_f32 op PLUMB_RT_<NAME> = CODE computes
+/// y = EXPR for each element v (alpha and beta are the call's parameters).
+/// The transcendental ops, which the host also runs through vectorised array
+/// kernels (math_kernels.h, bit-identical to the scalar functions):
+#define PLUMB_UNARY_F32_MATH_OPS(X)                                            \
+  X(EXP, 4, expF(v))                                                           \
+  X(LOG, 5, logF(v))                                                           \
+  X(TANH, 6, tanhF(v))                                                         \
+  X(SIGMOID, 7, sigmoidF(v))                                                   \
+  X(ERF, 12, erfF(v))                                                          \
+  X(GELU, 13, geluErfF(v))                                                     \
+  X(GELU_TANH, 14, geluTanhF(v))
+/// ... and the others, computed by their expression on every target:
+#define PLUMB_UNARY_F32_SCALAR_OPS(X)                                          \
+  X(NEG, 0, canon(negF(v)))                                                    \
+  X(ABS, 1, canon(absF(v)))                                                    \
+  X(RECIPROCAL, 2, reciprocalF(v))                                             \
+  X(SQRT, 3, sqrtF(v))                                                         \
+  X(HARD_SIGMOID, 8, hardSigmoidF(v, alpha, beta))                             \
+  X(RELU, 9, reluF(v))                                                         \
+  X(LEAKY_RELU, 10, leakyReluF(v, alpha))                                      \
+  X(CLIP, 11, clipF(v, alpha, beta))                                           \
+  X(IDENTITY, 15, canon(v))                                                    \
+  X(FLOOR, 16, canon(floorF(v)))                                               \
+  X(CEIL, 17, canon(ceilF(v)))                                                 \
+  X(ROUND, 18, canon(roundEvenF(v)))                                           \
+  X(SIGN, 19, signF(v))                                                        \
+  X(SOFTPLUS, 20, softplusF(v))                                                \
+  X(SOFTSIGN, 21, softsignF(v))                                                \
+  X(ELU, 22, eluF(v, alpha))                                                   \
+  X(SELU, 23, seluF(v, alpha, beta))                                           \
+  X(HARD_SWISH, 24, hardSwishF(v))
+#define PLUMB_UNARY_F32_OPS(X)                                                 \
+  PLUMB_UNARY_F32_MATH_OPS(X)                                                  \
+  PLUMB_UNARY_F32_SCALAR_OPS(X)
+
+/// X(NAME, CODE, EXPR): plumb_rt_binary_f32 arithmetic op PLUMB_RT_<NAME> =
+/// CODE computes z = EXPR for each pair (x, y).
+#define PLUMB_BINARY_F32_OPS(X)                                                \
+  X(ADD, 0, canon(x + y))                                                      \
+  X(SUB, 1, canon(x - y))                                                      \
+  X(MUL, 2, canon(x * y))                                                      \
+  X(DIV, 3, canon(x / y))                                                      \
+  X(POW, 4, powF(x, y))                                                        \
+  X(MAX, 5, maxF(x, y))                                                        \
+  X(MIN, 6, minF(x, y))                                                        \
+  X(PRELU, 8, preluF(x, y))
+
+/// X(NAME, CODE, EXPR): comparison op PLUMB_RT_<NAME> = CODE (every numeric
+/// type; IEEE for float32), z = EXPR as 0/1.
+#define PLUMB_COMPARE_OPS(X)                                                   \
+  X(EQUAL, 16, x == y)                                                         \
+  X(LESS, 17, x < y)                                                           \
+  X(GREATER, 18, x > y)                                                        \
+  X(GREATER_OR_EQUAL, 19, x >= y)                                              \
+  X(LESS_OR_EQUAL, 20, x <= y)
 
 #if defined(__cplusplus)
 #include "plumb/runtime/math.h"
@@ -199,6 +267,13 @@ PLUMB_INLINE float hardSigmoidF(float x, float alpha, float beta) {
   return minF(maxF(t, 0.0f), 1.0f);
 }
 
+/// HardSwish: x * HardSigmoid(x) with alpha = 1/6 (rounded to float32) and
+/// beta = 0.5: t = alpha * x; t = t + 0.5; h = Min(Max(t, +0), 1); x * h.
+PLUMB_INLINE float hardSwishF(float x) {
+  const float h = hardSigmoidF(x, fromBits(0x3E2AAAABu), 0.5f);
+  return canon(x * h);
+}
+
 PLUMB_INLINE float signF(float x) {
   if (x != x)
     return canonicalNaN();
@@ -264,6 +339,90 @@ PLUMB_INLINE float geluErfF(float x) { return canon(::plumb::rt::gelu(x)); }
 PLUMB_INLINE float geluTanhF(float x) {
   return canon(::plumb::rt::gelu_tanh(x));
 }
+
+/// One float32 unary op by its code (PLUMB_UNARY_F32_OPS); every target's
+/// kernels and the emitted epilogues call this with the op's code, which the
+/// compiler folds when it is a constant. An unknown code gives canon(v)
+/// (callers check with unaryF32Valid first).
+PLUMB_INLINE float unaryF32(int32_t op, float v, float alpha, float beta) {
+  (void)alpha;
+  (void)beta;
+  switch (op) {
+#define PLUMB_X(NAME, CODE, EXPR)                                              \
+  case CODE:                                                                   \
+    return EXPR;
+    PLUMB_UNARY_F32_OPS(PLUMB_X)
+#undef PLUMB_X
+  default:
+    return canon(v);
+  }
+}
+
+PLUMB_INLINE bool unaryF32Valid(int32_t op) {
+  switch (op) {
+#define PLUMB_X(NAME, CODE, EXPR) case CODE:
+    PLUMB_UNARY_F32_OPS(PLUMB_X)
+#undef PLUMB_X
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Whether a unary op is one of PLUMB_UNARY_F32_MATH_OPS (the host runs it
+/// through a vectorised array kernel).
+PLUMB_INLINE bool unaryF32IsMath(int32_t op) {
+  switch (op) {
+#define PLUMB_X(NAME, CODE, EXPR) case CODE:
+    PLUMB_UNARY_F32_MATH_OPS(PLUMB_X)
+#undef PLUMB_X
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// One float32 arithmetic binary op by its code (PLUMB_BINARY_F32_OPS); an
+/// unknown code gives minF (callers check with binaryF32Valid first).
+PLUMB_INLINE float binaryF32(int32_t op, float x, float y) {
+  switch (op) {
+#define PLUMB_X(NAME, CODE, EXPR)                                              \
+  case CODE:                                                                   \
+    return EXPR;
+    PLUMB_BINARY_F32_OPS(PLUMB_X)
+#undef PLUMB_X
+  default:
+    return minF(x, y);
+  }
+}
+
+/// A comparison by its code (PLUMB_COMPARE_OPS), 0/1.
+template <typename T>
+PLUMB_INLINE uint8_t compareValues(int32_t op, T x, T y) {
+  switch (op) {
+#define PLUMB_X(NAME, CODE, EXPR)                                              \
+  case CODE:                                                                   \
+    return EXPR;
+    PLUMB_COMPARE_OPS(PLUMB_X)
+#undef PLUMB_X
+  default:
+    return 0;
+  }
+}
+
+PLUMB_INLINE bool binaryF32Valid(int32_t op) {
+  switch (op) {
+#define PLUMB_X(NAME, CODE, EXPR) case CODE:
+    PLUMB_BINARY_F32_OPS(PLUMB_X)
+    PLUMB_COMPARE_OPS(PLUMB_X)
+#undef PLUMB_X
+    return true;
+  default:
+    return false;
+  }
+}
+
+PLUMB_INLINE bool isCompareOp(int32_t op) { return op >= 16 && op < 32; }
 //===----------------------------------------------------------------------===//
 // Integer ops (two's complement wraparound, computed in unsigned).
 //===----------------------------------------------------------------------===//
@@ -346,52 +505,28 @@ template <typename T> PLUMB_INLINE T minI(T a, T b) { return a < b ? a : b; }
 // C ABI.
 //===----------------------------------------------------------------------===//
 
-/// Unary op codes for plumb_rt_unary_f32 (alpha/beta meaning per op).
+/// Unary op codes for plumb_rt_unary_f32 (alpha/beta meaning per op:
+/// HARD_SIGMOID alpha, beta; LEAKY_RELU and ELU alpha; CLIP alpha = min,
+/// beta = max (-inf/+inf when absent); SELU alpha, beta = gamma; GELU is
+/// approximate = "none", GELU_TANH approximate = "tanh"; IDENTITY copies with
+/// NaNs canonicalised; ROUND is half to even).
 enum plumb_rt_unary_op {
-  PLUMB_RT_NEG = 0,
-  PLUMB_RT_ABS = 1,
-  PLUMB_RT_RECIPROCAL = 2,
-  PLUMB_RT_SQRT = 3,
-  PLUMB_RT_EXP = 4,
-  PLUMB_RT_LOG = 5,
-  PLUMB_RT_TANH = 6,
-  PLUMB_RT_SIGMOID = 7,
-  PLUMB_RT_HARD_SIGMOID = 8, ///< alpha, beta
-  PLUMB_RT_RELU = 9,
-  PLUMB_RT_LEAKY_RELU = 10, ///< alpha
-  PLUMB_RT_CLIP = 11,       ///< alpha = min, beta = max (pass -inf/+inf if absent)
-  PLUMB_RT_ERF = 12,
-  PLUMB_RT_GELU = 13,      ///< approximate = "none"
-  PLUMB_RT_GELU_TANH = 14, ///< approximate = "tanh"
-  PLUMB_RT_IDENTITY = 15,  ///< copy (NaNs canonicalised)
-  PLUMB_RT_FLOOR = 16,
-  PLUMB_RT_CEIL = 17,
-  PLUMB_RT_ROUND = 18, ///< half to even
-  PLUMB_RT_SIGN = 19,
-  PLUMB_RT_SOFTPLUS = 20,
-  PLUMB_RT_SOFTSIGN = 21,
-  PLUMB_RT_ELU = 22,  ///< alpha
-  PLUMB_RT_SELU = 23, ///< alpha, beta = gamma
+#define PLUMB_X(NAME, CODE, EXPR) PLUMB_RT_##NAME = CODE,
+  PLUMB_UNARY_F32_OPS(PLUMB_X)
+#undef PLUMB_X
 };
 
 /// Binary op codes. Arithmetic codes produce the input type; comparison codes
-/// produce bool (uint8 0/1); logical codes take and produce bool.
+/// produce bool (uint8 0/1); logical codes take and produce bool. PRELU is
+/// float32 only (a < 0 ? b * a : a, b = slope); MOD (sign of the divisor,
+/// ONNX fmod = 0) and FMOD (sign of the dividend) are integer only.
 enum plumb_rt_binary_op {
-  PLUMB_RT_ADD = 0,
-  PLUMB_RT_SUB = 1,
-  PLUMB_RT_MUL = 2,
-  PLUMB_RT_DIV = 3,
-  PLUMB_RT_POW = 4,
-  PLUMB_RT_MAX = 5,
-  PLUMB_RT_MIN = 6,
-  PLUMB_RT_PRELU = 8, ///< f32 only: a < 0 ? b * a : a (b = slope)
-  PLUMB_RT_MOD = 9,   ///< integers only: sign of divisor (ONNX fmod = 0)
-  PLUMB_RT_FMOD = 10, ///< integers only: sign of dividend (ONNX fmod = 1)
-  PLUMB_RT_EQUAL = 16,
-  PLUMB_RT_LESS = 17,
-  PLUMB_RT_GREATER = 18,
-  PLUMB_RT_GREATER_OR_EQUAL = 19,
-  PLUMB_RT_LESS_OR_EQUAL = 20,
+#define PLUMB_X(NAME, CODE, EXPR) PLUMB_RT_##NAME = CODE,
+  PLUMB_BINARY_F32_OPS(PLUMB_X)
+  PLUMB_COMPARE_OPS(PLUMB_X)
+#undef PLUMB_X
+  PLUMB_RT_MOD = 9,
+  PLUMB_RT_FMOD = 10,
   PLUMB_RT_AND = 32,
   PLUMB_RT_OR = 33,
   PLUMB_RT_XOR = 34,
@@ -460,6 +595,13 @@ int plumb_rt_variadic_i64(int32_t op, int32_t count,
                           const int64_t *const *inputs,
                           const int64_t *const *shapes, const int32_t *ranks,
                           int64_t *out, const int64_t *out_shape,
+                          int32_t out_rank);
+
+/// Variadic Sum / Max / Min over int32 (wraparound), left to right.
+int plumb_rt_variadic_i32(int32_t op, int32_t count,
+                          const int32_t *const *inputs,
+                          const int64_t *const *shapes, const int32_t *ranks,
+                          int32_t *out, const int64_t *out_shape,
                           int32_t out_rank);
 
 /// Computes the numpy broadcast of two shapes into out_shape (capacity 8);

@@ -25,6 +25,9 @@
 
 #include <stdint.h>
 
+/// Highest operand rank plumb_rt_matmul_f32 accepts.
+#define PLUMB_RT_GEMM_MAX_RANK 16
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -46,10 +49,11 @@ void plumb_rt_gemm_strided(int64_t M, int64_t N, int64_t K, float alpha,
 /// (A stored row-major as [M,K] or, transposed, [K,M]), likewise B ([K,N] or
 /// [N,K]). C (may be NULL) is broadcast to [M,N] per ONNX unidirectional
 /// broadcasting from its shape c_shape[0..c_rank) (rank 0, 1 or 2).
-void plumb_rt_gemm(int64_t M, int64_t N, int64_t K, float alpha,
-                   const float *A, int transA, const float *B, int transB,
-                   float beta, const float *C, const int64_t *c_shape,
-                   int c_rank, float *Y, int64_t block);
+/// Returns 0 (the int return lets every kernel-call site check alike).
+int plumb_rt_gemm(int64_t M, int64_t N, int64_t K, float alpha,
+                  const float *A, int transA, const float *B, int transB,
+                  float beta, const float *C, const int64_t *c_shape,
+                  int c_rank, float *Y, int64_t block);
 
 /// Batched product Y[b] = A[b] * B[b] for b < batch, each [M,K] x [K,N]
 /// (row-major, leading dims K and N), batch strides in elements (0 =
@@ -66,6 +70,12 @@ void plumb_rt_matmul_batched(int64_t batch, int64_t M, int64_t N, int64_t K,
 int plumb_rt_matmul(const float *A, const int64_t *a_shape, int a_rank,
                     const float *B, const int64_t *b_shape, int b_rank,
                     float *Y, int64_t *y_shape, int *y_rank, int64_t block);
+
+/// plumb_rt_matmul for callers that know the result shape (the compiled
+/// programs and the interpreter): same result, no shape outputs.
+int plumb_rt_matmul_f32(const float *A, const int64_t *a_shape, int32_t a_rank,
+                        const float *B, const int64_t *b_shape, int32_t b_rank,
+                        float *Y, int64_t block);
 
 /// Scalar reference of plumb_rt_gemm_strided (treeDot per element, single
 /// threaded). Same results bit for bit; used by tests and the referee.
@@ -103,6 +113,95 @@ PLUMB_INLINE float gemmEpilogue(float dot, float alpha, float beta,
     y = y + cv;
   }
   return y;
+}
+
+/// The strides of ONNX Gemm's operands (plumb_rt_gemm) in the strided form
+/// (plumb_rt_gemm_strided): A' and B' from the transposition flags, C from
+/// its unidirectional broadcast to [M, N] (a dimension of 1, or a missing
+/// leading one, gets stride 0). Host and CUDA twin both use it.
+struct GemmStrides {
+  int64_t a_rs, a_cs, b_rs, b_cs, c_rs, c_cs;
+};
+PLUMB_INLINE GemmStrides gemmStrides(int64_t M, int64_t N, int64_t K,
+                                     int transA, int transB, bool hasC,
+                                     const int64_t *c_shape, int c_rank) {
+  GemmStrides s;
+  // A' (m, k): A is [M,K] (rs K, cs 1) or, transposed, [K,M] (rs 1, cs M).
+  s.a_rs = transA ? 1 : K, s.a_cs = transA ? M : 1;
+  s.b_rs = transB ? 1 : N, s.b_cs = transB ? K : 1;
+  s.c_rs = 0, s.c_cs = 0;
+  if (hasC) {
+    int64_t d0 = 1, d1 = 1;
+    if (c_rank >= 2) {
+      d0 = c_shape[c_rank - 2];
+      d1 = c_shape[c_rank - 1];
+    } else if (c_rank == 1) {
+      d1 = c_shape[0];
+    }
+    s.c_cs = d1 == 1 ? 0 : 1;
+    s.c_rs = d0 == 1 ? 0 : d1;
+  }
+  return s;
+}
+
+/// numpy MatMul geometry (plumb_rt_matmul): the product sizes, the broadcast
+/// batch dimensions and each operand's batch strides. Host and CUDA twin
+/// both walk the batches through matmulBatchOffsets.
+struct MatMulLayout {
+  int64_t M = 0, N = 0, K = 0, batch = 1;
+  int32_t batchRank = 0;
+  int64_t outBatch[PLUMB_RT_GEMM_MAX_RANK] = {0};
+  int64_t aStride[PLUMB_RT_GEMM_MAX_RANK] = {0};
+  int64_t bStride[PLUMB_RT_GEMM_MAX_RANK] = {0};
+};
+/// Fills `L`; false on a shape mismatch or a rank above
+/// PLUMB_RT_GEMM_MAX_RANK. A 1-D A is [1,K], a 1-D B is [K,1].
+PLUMB_INLINE bool matmulLayout(MatMulLayout &L, const int64_t *a_shape,
+                               int32_t a_rank, const int64_t *b_shape,
+                               int32_t b_rank) {
+  if (a_rank < 1 || b_rank < 1 || a_rank > PLUMB_RT_GEMM_MAX_RANK ||
+      b_rank > PLUMB_RT_GEMM_MAX_RANK)
+    return false;
+  const bool aVec = a_rank == 1, bVec = b_rank == 1;
+  L.M = aVec ? 1 : a_shape[a_rank - 2];
+  L.K = a_shape[a_rank - 1];
+  const int64_t Kb = bVec ? b_shape[0] : b_shape[b_rank - 2];
+  L.N = bVec ? 1 : b_shape[b_rank - 1];
+  if (L.K != Kb)
+    return false;
+  const int32_t aB = aVec ? 0 : a_rank - 2, bB = bVec ? 0 : b_rank - 2;
+  L.batchRank = aB > bB ? aB : bB;
+  // Batch strides (elements), aligned at the right; size-1 dims broadcast.
+  int64_t as = L.M * L.K, bs = L.K * L.N;
+  for (int32_t d = L.batchRank - 1; d >= 0; --d) {
+    const int32_t ai = d - (L.batchRank - aB), bi = d - (L.batchRank - bB);
+    const int64_t ad = ai >= 0 ? a_shape[ai] : 1;
+    const int64_t bd = bi >= 0 ? b_shape[bi] : 1;
+    if (ad != bd && ad != 1 && bd != 1)
+      return false;
+    L.outBatch[d] = (ad == 0 || bd == 0) ? 0 : (ad > bd ? ad : bd);
+    L.aStride[d] = ad == 1 ? 0 : as;
+    L.bStride[d] = bd == 1 ? 0 : bs;
+    as *= ad;
+    bs *= bd;
+  }
+  L.batch = 1;
+  for (int32_t d = 0; d < L.batchRank; ++d)
+    L.batch *= L.outBatch[d];
+  return true;
+}
+/// The element offsets into A and B of batch `b` (row-major over outBatch).
+PLUMB_INLINE void matmulBatchOffsets(const MatMulLayout &L, int64_t b,
+                                     int64_t *aOff, int64_t *bOff) {
+  int64_t rem = b, ao = 0, bo = 0;
+  for (int32_t d = L.batchRank - 1; d >= 0; --d) {
+    const int64_t idx = rem % L.outBatch[d];
+    rem /= L.outBatch[d];
+    ao += idx * L.aStride[d];
+    bo += idx * L.bStride[d];
+  }
+  *aOff = ao;
+  *bOff = bo;
 }
 
 /// Replaces any NaN by the canonical quiet NaN 0x7FC00000, deciding on the

@@ -83,6 +83,19 @@ int plumb_rt_gather(const void *x, const int64_t *shape, int32_t rank,
                     int32_t axis, const void *indices, int32_t index_is_i32,
                     int64_t n_indices, void *y, int64_t elem_size);
 
+/// GatherND (ONNX): `indices` (int64, or int32 when index_is_i32) of shape
+/// idx_shape (rank q >= 1) whose last dimension k indexes data dimensions
+/// [b, b + k), b = batch_dims (the first b dims of data and indices are
+/// equal). The result has shape idx_shape[:-1] + data_shape[b + k:]: its
+/// slice n of batch i is data[i][tuple n], a run of prod(data_shape[b + k:])
+/// elements. Negative indices count from the end; an index outside
+/// [-dim, dim) returns PLUMB_RT_ERANGE (output then unspecified).
+int plumb_rt_gather_nd(const void *data, const int64_t *data_shape,
+                       int32_t data_rank, const void *indices,
+                       int32_t index_is_i32, const int64_t *idx_shape,
+                       int32_t idx_rank, int32_t batch_dims, void *y,
+                       int64_t elem_size);
+
 /// Expand: numpy broadcast of x (shape/rank) to out_shape/out_rank.
 int plumb_rt_expand(const void *x, const int64_t *shape, int32_t rank,
                     void *y, const int64_t *out_shape, int32_t out_rank,
@@ -119,6 +132,78 @@ int plumb_rt_range_i64(int64_t start, int64_t delta, int64_t n, int64_t *y);
 
 #ifdef __cplusplus
 }
+#endif
+
+#ifdef __cplusplus
+namespace plumb {
+namespace rt {
+
+/// GatherND geometry (plumb_rt_gather_nd), shared by the host kernel and its
+/// CUDA twin: `batches` x `tuples` index tuples of `k` entries, each naming
+/// a slice of `slice` elements; a batch of data is `dataBatch` elements;
+/// tuple entry j indexes a dim of size dims[j] whose step is strides[j]
+/// slices.
+struct GatherNdGeom {
+  int64_t batches, tuples, k, slice, dataBatch;
+  int64_t dims[PLUMB_RT_MAX_RANK], strides[PLUMB_RT_MAX_RANK];
+  int32_t indexIsI32;
+};
+
+/// Fills `g`; PLUMB_RT_EINVAL for ranks, batch dims or a tuple length that
+/// do not fit the shapes.
+PLUMB_INLINE int makeGatherNdGeom(GatherNdGeom &g, const int64_t *data_shape,
+                                  int32_t r, const int64_t *idx_shape,
+                                  int32_t q, int32_t b, int32_t index_is_i32) {
+  if (r < 1 || q < 1 || r > PLUMB_RT_MAX_RANK || q > PLUMB_RT_MAX_RANK ||
+      b < 0 || b >= q || b >= r)
+    return PLUMB_RT_EINVAL;
+  const int64_t k = idx_shape[q - 1];
+  if (k < 1 || k > r - b)
+    return PLUMB_RT_EINVAL;
+  g.batches = 1;
+  for (int32_t d = 0; d < b; ++d) {
+    if (data_shape[d] != idx_shape[d] || data_shape[d] < 0)
+      return PLUMB_RT_EINVAL;
+    g.batches *= data_shape[d];
+  }
+  g.tuples = 1;
+  for (int32_t d = b; d < q - 1; ++d)
+    g.tuples *= idx_shape[d];
+  g.k = k;
+  g.slice = 1;
+  for (int32_t d = b + (int32_t)k; d < r; ++d)
+    g.slice *= data_shape[d];
+  int64_t step = 1;
+  for (int32_t j = (int32_t)k - 1; j >= 0; --j) {
+    g.dims[j] = data_shape[b + j];
+    g.strides[j] = step;
+    step *= g.dims[j];
+  }
+  g.dataBatch = step * g.slice;
+  g.indexIsI32 = index_is_i32;
+  return PLUMB_RT_OK;
+}
+
+/// The element offset into data of tuple t of batch bi, or -1 when an index
+/// is out of range.
+PLUMB_INLINE int64_t gatherNdOffset(const GatherNdGeom &g, const void *indices,
+                                    int64_t bi, int64_t t) {
+  const int64_t first = (bi * g.tuples + t) * g.k;
+  int64_t off = 0;
+  for (int64_t j = 0; j < g.k; ++j) {
+    int64_t v = g.indexIsI32 ? static_cast<const int32_t *>(indices)[first + j]
+                             : static_cast<const int64_t *>(indices)[first + j];
+    if (v < 0)
+      v += g.dims[j];
+    if (v < 0 || v >= g.dims[j])
+      return -1;
+    off += v * g.strides[j];
+  }
+  return bi * g.dataBatch + off * g.slice;
+}
+
+} // namespace rt
+} // namespace plumb
 #endif
 
 #endif // PLUMB_RUNTIME_MOVEMENT_H
