@@ -339,11 +339,9 @@ nb::object tensorInfo(const TensorInfo &t, nb::handle cls) {
 
 } // namespace
 
-NB_MODULE(_plumb, m) {
-  m.doc() = "Plumb's native module (use the plumb package).";
-  m.attr("__version__") = version();
-  m.attr("CONTRACT") = contract();
+namespace {
 
+void defineErrors(nb::module_ &m) {
   excPlumb = PyErr_NewExceptionWithDoc(
       "plumb.PlumbError", "Any error Plumb reports.", PyExc_Exception, nullptr);
   excModel = PyErr_NewExceptionWithDoc(
@@ -367,6 +365,9 @@ NB_MODULE(_plumb, m) {
   m.attr("InputError") = nb::handle(excInput);
   m.attr("UsageError") = nb::handle(excUsage);
 
+}
+
+void defineFunctions(nb::module_ &m) {
   m.def(
       "import_model",
       [](const std::string &path, const std::vector<std::string> &shapes,
@@ -419,6 +420,9 @@ NB_MODULE(_plumb, m) {
       "path"_a, "input_shapes"_a, "dims"_a, "input_values"_a, "target"_a,
       "dir"_a, "source_name"_a);
 
+}
+
+void defineResult(nb::module_ &m) {
   nb::class_<PyResult>(m, "Result", "The outputs of one run.")
       .def_ro("outputs", &PyResult::outputs,
               "Output name to numpy.ndarray (arrays that own their memory).")
@@ -443,6 +447,9 @@ NB_MODULE(_plumb, m) {
         return s + ")";
       });
 
+}
+
+void defineBundle(nb::module_ &m) {
   nb::class_<PyBundle>(m, "_Bundle")
       .def_static(
           "open",
@@ -580,4 +587,17 @@ NB_MODULE(_plumb, m) {
           },
           "party_a"_a, "party_b"_a, "name_a"_a, "name_b"_a, "inputs"_a.none(),
           "timeout_ms"_a);
+}
+
+} // namespace
+
+NB_MODULE(_plumb, m) {
+  m.doc() = "Plumb's native module (use the plumb package).";
+  m.attr("__version__") = version();
+  m.attr("CONTRACT") = contract();
+
+  defineErrors(m);
+  defineFunctions(m);
+  defineResult(m);
+  defineBundle(m);
 }
