@@ -333,7 +333,8 @@ def from_torch(module: Any, example_inputs: Any, *,
                output: Union[str, os.PathLike, None] = None,
                **export_kwargs: Any) -> Bundle:
     """Exports a torch.nn.Module with torch.onnx.export (``export_kwargs``
-    go to it) and compiles the ONNX model. Needs torch."""
+    go to it; opset_version defaults to 17, the newest Plumb imports) and
+    compiles the ONNX model. Needs torch."""
     try:
         import torch  # noqa: F401
     except ImportError as e:  # pragma: no cover - depends on the machine
@@ -342,6 +343,7 @@ def from_torch(module: Any, example_inputs: Any, *,
 
     if not isinstance(example_inputs, tuple):
         example_inputs = (example_inputs,)
+    export_kwargs.setdefault("opset_version", 17)
     buf = io.BytesIO()
     torch.onnx.export(module, example_inputs, buf, **export_kwargs)
     return compile(buf.getvalue(), output=output)

@@ -262,3 +262,15 @@ big (float[384, 384] a, float[384, 384] b) => (float[384, 384] c)
     th.join()
     # The main thread kept running Python while the model ran.
     assert ticks > 10, (ticks, single)
+
+
+def test_from_torch():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(),
+                            torch.nn.Linear(8, 3)).eval()
+    x = torch.randn(1, 4)
+    b = plumb.from_torch(m, (x,), input_names=["x"], output_names=["y"])
+    assert [(t.name, t.shape) for t in b.inputs] == [("x", (1, 4))]
+    y = b.run([x.numpy()]).outputs["y"]
+    np.testing.assert_allclose(y, m(x).detach().numpy(), rtol=1e-5, atol=1e-6)
