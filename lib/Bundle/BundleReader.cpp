@@ -79,30 +79,46 @@ llvm::Error checkTensor(const ManifestTensor &mt, Type t, StringAttr name,
   return llvm::Error::success();
 }
 
-} // namespace
+/// Binds the IR's resources to their bytes in weights.bin; every resource
+/// the IR names must have its bytes.
+llvm::Error bindWeights(Bundle &b, func::FuncOp main) {
+  const Manifest &m = b.manifest;
+  int64_t wsize = (int64_t)b.weights->getBufferSize();
+  auto &blobs = DenseResourceElementsHandle::getManagerInterface(b.context.get())
+                    .getBlobManager();
+  const char *base = b.weights->getBufferStart();
+  for (const ManifestWeight &w : m.weights) {
+    if (w.offset < 0 || w.bytes < 0 || w.offset % 64 ||
+        w.offset + w.bytes > wsize)
+      return fail("manifest.json: weights entry at offset " +
+                  std::to_string(w.offset) + " lies outside weights.bin");
+    for (const std::string &key : w.resources) {
+      auto *entry = blobs.lookup(key);
+      if (!entry)
+        return fail("manifest.json: weights entry names resource '" + key +
+                    "', which model.mlir does not use");
+      entry->setBlob(UnmanagedAsmResourceBlob::allocateWithAlign(
+          ArrayRef<char>(base + w.offset, (size_t)w.bytes), 64));
+    }
+  }
 
-llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
-                                                   const OpenOptions &opts) {
-  auto b = std::make_unique<Bundle>();
-  b->dir = dir;
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  b->context = std::make_unique<MLIRContext>(registry);
-  b->context->disableMultithreading();
-  MLIRContext &ctx = *b->context;
-  std::string manifestPath = dir + "/" + kManifestFile;
-  if (!llvm::sys::fs::is_directory(dir))
-    return fail("'" + dir + "' is not a folder");
-  auto mbuf = llvm::MemoryBuffer::getFile(manifestPath);
-  if (!mbuf)
-    return fail("'" + dir + "' is not a Plumb bundle: it has no " +
-                kManifestFile);
-  std::string err;
-  if (!manifestFromJson((*mbuf)->getBuffer().str(), b->manifest, err))
-    return fail(manifestPath + ": " + err);
-  Manifest &m = b->manifest;
+  llvm::Error missing = llvm::Error::success();
+  main.walk([&](Operation *op) {
+    for (NamedAttribute a : op->getAttrs())
+      if (auto res = dyn_cast<DenseResourceElementsAttr>(a.getValue()))
+        if (!res.getRawHandle().getBlob() && !missing)
+          missing = fail("model.mlir uses resource '" +
+                         res.getRawHandle().getKey().str() +
+                         "', which no weights entry of manifest.json provides");
+  });
+  if (missing)
+    return std::move(missing);
 
-  // Versions: the sources are a function of the IR and the Plumb version.
+  return llvm::Error::success();
+}
+
+/// Versions: the sources are a function of the IR and the Plumb version.
+llvm::Error checkVersions(const Manifest &m) {
   if (m.plumbVersion != plumbVersion())
     return fail("the bundle was compiled by plumb " + m.plumbVersion +
                 "; this is plumb " + plumbVersion() +
@@ -114,8 +130,11 @@ llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
     return fail("the bundle is for model ABI " + std::to_string(m.modelAbi) +
                 "; this Plumb implements " +
                 std::to_string(PLUMB_MODEL_ABI_VERSION));
+  return llvm::Error::success();
+}
 
-  // Every file against its hash.
+/// Every file against its hash.
+llvm::Error checkFiles(const std::string &dir, const Manifest &m) {
   for (const char *required : {kIrFile, kWeightsFile, kCpuSource, kCudaSource})
     if (m.fileHash(required).empty())
       return fail("manifest.json does not list '" + std::string(required) +
@@ -134,16 +153,22 @@ llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
   if (m.fileHash(kWeightsFile) != m.weightsSha256)
     return fail("manifest.json: the weights' SHA-256 differs from the one "
                 "listed for weights.bin");
+  return llvm::Error::success();
+}
 
-  // The weights, mapped, and the IR with its blobs pointing into them.
+/// The weights, mapped, and the IR with its blobs pointing into them.
+llvm::Error loadWeightsAndIr(Bundle &b) {
+  const std::string &dir = b.dir;
+  const Manifest &m = b.manifest;
+  MLIRContext &ctx = *b.context;
   auto wbuf = llvm::MemoryBuffer::getFile(dir + "/" + kWeightsFile,
                                           /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false,
                                           /*IsVolatile=*/false, llvm::Align(64));
   if (!wbuf)
     return fail("cannot read weights.bin: " + wbuf.getError().message());
-  b->weights = std::move(*wbuf);
-  int64_t wsize = (int64_t)b->weights->getBufferSize();
+  b.weights = std::move(*wbuf);
+  int64_t wsize = (int64_t)b.weights->getBufferSize();
   if (wsize != m.weightsBytes)
     return fail("weights.bin has " + std::to_string(wsize) +
                 " bytes; manifest.json says " + std::to_string(m.weightsBytes));
@@ -159,46 +184,19 @@ llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
   llvm::SourceMgr sm;
   sm.AddNewSourceBuffer(std::move(*ibuf), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sm, &ctx, dos);
-  b->module = parseSourceFile<ModuleOp>(sm, &ctx);
-  if (!b->module)
+  b.module = parseSourceFile<ModuleOp>(sm, &ctx);
+  if (!b.module)
     return fail("model.mlir does not parse:\n" + dos.str());
-  func::FuncOp main = getMainFunc(*b->module);
+  func::FuncOp main = getMainFunc(*b.module);
   if (!main)
     return fail("model.mlir has no func.func @main");
+  return bindWeights(b, main);
+}
 
-  auto &blobs = DenseResourceElementsHandle::getManagerInterface(&ctx)
-                    .getBlobManager();
-  const char *base = b->weights->getBufferStart();
-  for (const ManifestWeight &w : m.weights) {
-    if (w.offset < 0 || w.bytes < 0 || w.offset % 64 ||
-        w.offset + w.bytes > wsize)
-      return fail("manifest.json: weights entry at offset " +
-                  std::to_string(w.offset) + " lies outside weights.bin");
-    for (const std::string &key : w.resources) {
-      auto *entry = blobs.lookup(key);
-      if (!entry)
-        return fail("manifest.json: weights entry names resource '" + key +
-                    "', which model.mlir does not use");
-      entry->setBlob(UnmanagedAsmResourceBlob::allocateWithAlign(
-          ArrayRef<char>(base + w.offset, (size_t)w.bytes), 64));
-    }
-  }
-
-  // Every resource the IR names must have its bytes.
-  llvm::Error missing = llvm::Error::success();
-  main.walk([&](Operation *op) {
-    for (NamedAttribute a : op->getAttrs())
-      if (auto res = dyn_cast<DenseResourceElementsAttr>(a.getValue()))
-        if (!res.getRawHandle().getBlob() && !missing)
-          missing = fail("model.mlir uses resource '" +
-                         res.getRawHandle().getKey().str() +
-                         "', which no weights entry of manifest.json provides");
-  });
-  if (missing)
-    return std::move(missing);
-
-  // Identity: graph hash, node table, gas.
-  std::string graphHash = toHex(computeGraphHash(*b->module));
+/// Identity: graph hash, node table, gas.
+llvm::Error checkIdentity(const Bundle &b, func::FuncOp main,
+                          const std::string &graphHash) {
+  const Manifest &m = b.manifest;
   if (graphHash != m.graphHash)
     return fail("the graph hash of model.mlir and weights.bin (" + graphHash +
                 ") differs from manifest.json's (" + m.graphHash + ")");
@@ -217,7 +215,7 @@ llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
       return fail("manifest.json names gas schedule '" + m.gasSchedule +
                   "', which this Plumb does not know (" + gasScheduleNames() +
                   ")");
-    auto gas = computeGas(*b->module, *s);
+    auto gas = computeGas(*b.module, *s);
     if (!gas)
       return fail("cannot price model.mlir: " + llvm::toString(gas.takeError()));
     if (gas->totalGas != m.gasTotal)
@@ -230,7 +228,11 @@ llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
                     " differs from model.mlir's");
   }
 
-  // Interface.
+  return llvm::Error::success();
+}
+
+/// The interface: inputs and outputs against the manifest.
+llvm::Error checkInterface(const Manifest &m, func::FuncOp main) {
   Block &entry = main.getBody().front();
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
   if (m.inputs.size() != main.getNumArguments() ||
@@ -250,10 +252,15 @@ llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
             "output " + std::to_string(i)))
       return std::move(e);
 
-  // The weight image, re-derived from the IR.
-  auto plan = target::planModel(*b->module);
-  if (!plan)
-    return fail("model.mlir: " + llvm::toString(plan.takeError()));
+  return llvm::Error::success();
+}
+
+/// The weight image, re-derived from the IR, and the arena size.
+llvm::Error checkWeightImage(const Bundle &b, const target::ModelPlan &plan0) {
+  const Manifest &m = b.manifest;
+  const target::ModelPlan *plan = &plan0;
+  const char *base = b.weights->getBufferStart();
+  int64_t wsize = (int64_t)b.weights->getBufferSize();
   if (plan->weightsBytes != m.weightsBytes ||
       plan->weights.size() != m.weights.size())
     return fail("manifest.json: the weights layout differs from the one "
@@ -288,14 +295,15 @@ llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
   }
   if (plan->arenaBytes != m.arenaBytes)
     return fail("manifest.json: arena size differs from model.mlir's plan");
-  auto tracePlan = target::planForTraces(*b->module);
-  if (!tracePlan)
-    return fail("model.mlir: " + llvm::toString(tracePlan.takeError()));
-  if ((*tracePlan ? (*tracePlan)->arenaBytes : 0) != m.tracedArenaBytes)
-    return fail("manifest.json: traced arena size differs from model.mlir's "
-                "trace plan");
+  return llvm::Error::success();
+}
 
-  // The sources, re-derived and compared.
+/// The sources, re-derived and compared.
+llvm::Error checkSources(Bundle &b, const OpenOptions &opts,
+                         const std::string &graphHash,
+                         const target::ModelPlan &plan,
+                         const target::ModelPlan *tracePlan) {
+  const std::string &dir = b.dir;
   auto compare = [&](const std::string &path,
                      const std::string &derived) -> llvm::Error {
     auto f = llvm::MemoryBuffer::getFile(dir + "/" + path);
@@ -313,22 +321,71 @@ llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
   };
   if (opts.checkCpu) {
     auto src = target::emitCpp(
-        *plan, {graphHash, plumbVersion(), PLUMB_CONTRACT_VERSION},
-        *tracePlan ? &**tracePlan : nullptr);
+        plan, {graphHash, plumbVersion(), PLUMB_CONTRACT_VERSION},
+        tracePlan);
     if (!src)
       return src.takeError();
     if (auto e = compare(kCpuSource, *src))
       return std::move(e);
-    b->cpuSource = std::move(*src);
+    b.cpuSource = std::move(*src);
   }
   if (opts.checkCuda) {
-    auto src = deriveCudaSource(*b->module, graphHash);
+    auto src = deriveCudaSource(*b.module, graphHash);
     if (!src)
       return src.takeError();
     if (auto e = compare(kCudaSource, *src))
       return std::move(e);
-    b->cudaSource = std::move(*src);
+    b.cudaSource = std::move(*src);
   }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<Bundle>> openBundle(const std::string &dir,
+                                                   const OpenOptions &opts) {
+  auto b = std::make_unique<Bundle>();
+  b->dir = dir;
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  b->context = std::make_unique<MLIRContext>(registry);
+  b->context->disableMultithreading();
+  std::string manifestPath = dir + "/" + kManifestFile;
+  if (!llvm::sys::fs::is_directory(dir))
+    return fail("'" + dir + "' is not a folder");
+  auto mbuf = llvm::MemoryBuffer::getFile(manifestPath);
+  if (!mbuf)
+    return fail("'" + dir + "' is not a Plumb bundle: it has no " +
+                kManifestFile);
+  std::string err;
+  if (!manifestFromJson((*mbuf)->getBuffer().str(), b->manifest, err))
+    return fail(manifestPath + ": " + err);
+  if (auto e = checkVersions(b->manifest))
+    return std::move(e);
+  if (auto e = checkFiles(dir, b->manifest))
+    return std::move(e);
+  if (auto e = loadWeightsAndIr(*b))
+    return std::move(e);
+  func::FuncOp main = getMainFunc(*b->module);
+  std::string graphHash = toHex(computeGraphHash(*b->module));
+  if (auto e = checkIdentity(*b, main, graphHash))
+    return std::move(e);
+  if (auto e = checkInterface(b->manifest, main))
+    return std::move(e);
+  auto plan = target::planModel(*b->module);
+  if (!plan)
+    return fail("model.mlir: " + llvm::toString(plan.takeError()));
+  if (auto e = checkWeightImage(*b, *plan))
+    return std::move(e);
+  auto tracePlan = target::planForTraces(*b->module);
+  if (!tracePlan)
+    return fail("model.mlir: " + llvm::toString(tracePlan.takeError()));
+  const target::ModelPlan *traced = *tracePlan ? &**tracePlan : nullptr;
+  if ((traced ? traced->arenaBytes : 0) != b->manifest.tracedArenaBytes)
+    return fail("manifest.json: traced arena size differs from model.mlir's "
+                "trace plan");
+  if (auto e = checkSources(*b, opts, graphHash, *plan, traced))
+    return std::move(e);
   return std::move(b);
 }
 

@@ -9,7 +9,6 @@
 //===----------------------------------------------------------------------===//
 #include "plumb/Bundle/Bundle.h"
 
-#include "passes/Passes.h"
 #include "plumb/Canonical/Identity.h"
 #include "plumb/Cost/Gas.h"
 #include "plumb/Support/Nodes.h"
@@ -19,7 +18,6 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OperationSupport.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -84,24 +82,6 @@ ManifestTensor describeTensor(Type t, StringAttr name, bool bound) {
 }
 
 } // namespace
-
-llvm::Error canonicalizeModule(ModuleOp module) {
-  std::string diag;
-  llvm::raw_string_ostream os(diag);
-  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
-    os << d << "\n";
-    return success();
-  });
-  PassManager pm(module.getContext());
-  buildCanonicalizePipeline(pm);
-  if (failed(pm.run(module))) {
-    std::string m = os.str();
-    while (!m.empty() && m.back() == '\n')
-      m.pop_back();
-    return fail("canonicalisation failed" + (m.empty() ? "" : ": " + m));
-  }
-  return llvm::Error::success();
-}
 
 std::string printBundleIr(ModuleOp module) {
   std::string text;

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <thread>
 #include <unistd.h>
 
@@ -152,14 +153,34 @@ const char *env(const char *name) {
   return v && *v ? v : nullptr;
 }
 
-/// The kernel library and its headers: installed beside the executable, or
+/// The folder of the shared object (or executable) this code is part of:
+/// the Python module's folder when Plumb is loaded from Python.
+std::string codeDir() {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void *>(&plumbVersion), &info) ||
+      !info.dli_fname || !*info.dli_fname)
+    return "";
+  llvm::SmallString<256> p(info.dli_fname);
+  llvm::sys::fs::make_absolute(p);
+  return llvm::sys::path::parent_path(p).str();
+}
+
+/// The kernel library and its headers: installed beside the executable
+/// (<prefix>/bin/plumb, <prefix>/include, <prefix>/lib/plumb), inside the
+/// Python package beside its module (plumb/include, plumb/lib/plumb), or
 /// where this build tree keeps them.
 bool findRuntime(std::string &include, std::string &library) {
-  std::string inc = besideExe("../include");
-  std::string lib = besideExe("../lib/plumb/libplumb_runtime.a");
-  if (exists(inc + "/plumb/runtime/model_abi.h") && exists(lib)) {
-    include = inc, library = lib;
-    return true;
+  std::string code = codeDir();
+  for (const std::string &prefix :
+       {besideExe(".."), code.empty() ? std::string() : code}) {
+    if (prefix.empty())
+      continue;
+    std::string inc = prefix + "/include";
+    std::string lib = prefix + "/lib/plumb/libplumb_runtime.a";
+    if (exists(inc + "/plumb/runtime/model_abi.h") && exists(lib)) {
+      include = inc, library = lib;
+      return true;
+    }
   }
   include = PLUMB_BUILD_RUNTIME_INCLUDE_DIR;
   library = PLUMB_BUILD_RUNTIME_LIBRARY;

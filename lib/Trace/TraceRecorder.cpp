@@ -6,14 +6,13 @@
 #include "plumb/Trace/TraceRecorder.h"
 
 #include "dialects/Plumb/IR/PlumbOps.h"
-#include "passes/Passes.h"
 #include "plumb/Canonical/Identity.h"
 #include "plumb/Driver/TensorIO.h"
 #include "plumb/Support/Nodes.h"
 #include "plumb/Trace/TensorHasher.h"
+#include "plumb/runtime/config.h"
 
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -30,24 +29,6 @@ using namespace mlir;
 
 namespace plumb {
 namespace trace {
-
-bool canonicalizeModule(ModuleOp module, std::string &err) {
-  std::string diag;
-  llvm::raw_string_ostream os(diag);
-  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
-    os << d << "\n";
-    return success();
-  });
-  PassManager pm(module.getContext());
-  buildCanonicalizePipeline(pm);
-  if (failed(pm.run(module))) {
-    err = "canonicalisation failed" + (diag.empty() ? "" : ": " + os.str());
-    while (!err.empty() && err.back() == '\n')
-      err.pop_back();
-    return false;
-  }
-  return true;
-}
 
 llvm::DenseMap<Operation *, int64_t> nodeIndexMap(func::FuncOp main) {
   llvm::DenseMap<Operation *, int64_t> map;
@@ -616,7 +597,7 @@ bool TraceRecorder::begin(ModuleOp module, llvm::ArrayRef<exec::Tensor> inputs,
     header.first = first;
     header.last = last;
     auto contract = module->getAttrOfType<StringAttr>("plumb.contract");
-    header.contract = contract ? contract.str() : "plumb-det-v1";
+    header.contract = contract ? contract.str() : PLUMB_CONTRACT_VERSION;
     header.graphHash = computeGraphHash(module);
     header.nodes.clear();
     for (const NodeInfo &n : computeNodeTable(main)) {

@@ -10,9 +10,8 @@
 #include "Common.h"
 
 #include "plumb/Cost/Gas.h"
-#include "plumb/InitAll.h"
+#include "plumb/Driver/Pipeline.h"
 
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -265,83 +264,53 @@ int cmdCost(std::vector<std::string> args) {
   std::string model, format = "table";
   const GasSchedule *schedule = &latestGasSchedule();
   std::optional<uint64_t> budget;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    std::string v;
-    bool missing = false;
-    if (a == "-h" || a == "--help") {
-      printCostHelp(stdout);
-      return 0;
-    }
-    if (int r = takeImportOption(args, i, opts, cmd)) {
-      if (r < 0)
-        return 2;
-    } else if (takeValue(args, i, "--schedule", v, missing)) {
-      if (missing)
-        return usageError("option '--schedule' needs a name (known: " +
-                              gasScheduleNames() + ")",
-                          cmd);
-      schedule = lookupGasSchedule(v);
-      if (!schedule)
-        return usageError("unknown gas schedule '" + v +
-                              "'; known schedules: " + gasScheduleNames(),
-                          cmd);
-    } else if (takeValue(args, i, "--format", v, missing)) {
-      if (missing || (v != "table" && v != "json" && v != "csv"))
-        return usageError("option '--format' must be table, json or csv", cmd);
-      format = v;
-    } else if (takeValue(args, i, "--budget", v, missing)) {
-      uint64_t g;
-      if (missing || !parseGas(v, g))
-        return usageError("option '--budget' needs a whole number of gas "
-                          "from 0 to 18446744073709551615",
-                          cmd);
-      budget = g;
-    } else if (!a.empty() && a[0] == '-') {
-      return usageError("unknown option '" + a + "'", cmd);
-    } else if (model.empty()) {
-      model = a;
-    } else {
-      return usageError("unexpected argument '" + a + "'", cmd);
-    }
-  }
-  if (model.empty())
-    return usageError("no model given", cmd);
+  CommandLine cl{cmd, printCostHelp, {}, &model};
+  addImportOptions(cl.options, opts);
+  cl.options.push_back(valued({"--schedule"}, [&](const OptionUse &u) {
+    if (u.missing)
+      return "option '--schedule' needs a name (known: " + gasScheduleNames() +
+             ")";
+    schedule = lookupGasSchedule(u.value);
+    if (!schedule)
+      return "unknown gas schedule '" + u.value +
+             "'; known schedules: " + gasScheduleNames();
+    return std::string();
+  }));
+  cl.options.push_back(choice({"--format"}, format, {"table", "json", "csv"},
+                              "option '--format' must be table, json or csv"));
+  cl.options.push_back(valued({"--budget"}, [&](const OptionUse &u) {
+    uint64_t g;
+    if (u.missing || !parseGas(u.value, g))
+      return std::string("option '--budget' needs a whole number of gas "
+                         "from 0 to 18446744073709551615");
+    budget = g;
+    return std::string();
+  }));
+  if (int r = cl.parse(args); r >= 0)
+    return r;
 
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  mlir::MLIRContext ctx(registry);
-  ctx.disableMultithreading();
+  auto ctx = driver::makeContext();
   int exitCode = 0;
-  auto module = loadModel(ctx, model, opts, cmd, exitCode);
+  auto module = loadModel(*ctx, model, opts, cmd, exitCode);
   if (!module)
     return exitCode;
-
   // Price the canonical form: its node order and ids are the ones bundles,
-  // traces and disputes use.
-  {
-    std::string diag;
-    llvm::raw_string_ostream os(diag);
-    mlir::ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic &d) {
-      os << d.getLocation() << ": " << d << "\n";
-      return mlir::success();
-    });
-    mlir::PassManager pm(&ctx);
-    buildCanonicalizePipeline(pm);
-    if (mlir::failed(pm.run(*module))) {
-      std::fprintf(stderr,
-                   "plumb cost: error: %s: not a valid Plumb program\n%s",
-                   model.c_str(), os.str().c_str());
-      return 1;
-    }
+  // traces and disputes use (a model loaded with --no-canonicalize is put
+  // into it here).
+  std::vector<driver::PipelineDiagnostic> diags;
+  if (!opts.canonicalize &&
+      mlir::failed(driver::runCanonicalPipeline(*module, &diags))) {
+    std::string text;
+    for (const driver::PipelineDiagnostic &d : diags)
+      text += d.location + ": " + d.message + "\n";
+    std::fprintf(stderr, "plumb cost: error: %s: not a valid Plumb program\n%s",
+                 model.c_str(), text.c_str());
+    return 1;
   }
 
   auto report = computeGas(*module, *schedule);
-  if (!report) {
-    std::fprintf(stderr, "plumb cost: error: %s: %s\n", model.c_str(),
-                 llvm::toString(report.takeError()).c_str());
-    return 1;
-  }
+  if (!report)
+    return fail(cmd, model + ": " + llvm::toString(report.takeError()));
   std::string out = format == "json"  ? renderJson(*report)
                     : format == "csv" ? renderCsv(*report)
                                       : renderTable(*report);

@@ -7,7 +7,7 @@
 #include "Common.h"
 
 #include "plumb/Canonical/Identity.h"
-#include "plumb/InitAll.h"
+#include "plumb/runtime/config.h"
 #include "plumb/Support/Nodes.h"
 
 #include <cstdio>
@@ -38,48 +38,26 @@ int cmdHash(std::vector<std::string> args) {
   const char *cmd = "hash";
   importer::ImportOptions opts;
   std::string model, format = "text";
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    std::string v;
-    bool missing = false;
-    if (a == "-h" || a == "--help") {
-      printHashHelp(stdout);
-      return 0;
-    }
-    if (a == "--no-canonicalize")
-      return usageError("the graph hash is defined on the canonical form; "
-                        "--no-canonicalize does not apply",
-                        cmd);
-    if (int r = takeImportOption(args, i, opts, cmd)) {
-      if (r < 0)
-        return 2;
-    } else if (takeValue(args, i, "--format", v, missing)) {
-      if (missing || (v != "text" && v != "json"))
-        return usageError("option '--format' must be text or json", cmd);
-      format = v;
-    } else if (!a.empty() && a[0] == '-') {
-      return usageError("unknown option '" + a + "'", cmd);
-    } else if (model.empty()) {
-      model = a;
-    } else {
-      return usageError("unexpected argument '" + a + "'", cmd);
-    }
-  }
-  if (model.empty())
-    return usageError("no model given", cmd);
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  mlir::MLIRContext ctx(registry);
-  ctx.disableMultithreading();
+  CommandLine cl{cmd, printHashHelp, {}, &model};
+  cl.options.push_back(flag({"--no-canonicalize"}, [] {
+    return std::string("the graph hash is defined on the canonical form; "
+                       "--no-canonicalize does not apply");
+  }));
+  addImportOptions(cl.options, opts);
+  cl.options.push_back(choice({"--format"}, format, {"text", "json"},
+                              "option '--format' must be text or json"));
+  if (int r = cl.parse(args); r >= 0)
+    return r;
+  auto ctx = driver::makeContext();
   int exitCode = 0;
-  auto module = loadModel(ctx, model, opts, cmd, exitCode);
+  auto module = loadModel(*ctx, model, opts, cmd, exitCode);
   if (!module)
     return exitCode;
   std::string hash = toHex(computeGraphHash(*module));
+  auto table = computeNodeTable(getMainFunc(*module));
   if (format == "json") {
-    auto table = computeNodeTable(getMainFunc(*module));
     std::printf("{\"graph_hash\": \"%s\", \"contract\": \"%s\", \"nodes\": [",
-                hash.c_str(), "plumb-det-v1");
+                hash.c_str(), PLUMB_CONTRACT_VERSION);
     for (size_t i = 0; i < table.size(); ++i)
       std::printf("%s\n  {\"index\": %lld, \"id\": \"%s\", \"op\": \"%s\"}",
                   i ? "," : "", (long long)table[i].index,
@@ -87,9 +65,8 @@ int cmdHash(std::vector<std::string> args) {
     std::printf("\n]}\n");
     return 0;
   }
-  auto table = computeNodeTable(getMainFunc(*module));
-  std::printf("model: %s\nnodes: %zu\ncontract: plumb-det-v1\n%s\n",
-              model.c_str(), table.size(), hash.c_str());
+  std::printf("model: %s\nnodes: %zu\ncontract: %s\n%s\n", model.c_str(),
+              table.size(), PLUMB_CONTRACT_VERSION, hash.c_str());
   return 0;
 }
 

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "Common.h"
 
-#include "plumb/InitAll.h"
+#include "plumb/Driver/Files.h"
 
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/raw_ostream.h"
@@ -48,41 +48,22 @@ int cmdImport(std::vector<std::string> args) {
   const char *cmd = "import";
   importer::ImportOptions opts;
   std::string model, output;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    std::string v;
-    bool missing;
-    importer::ImportError e;
-    if (a == "-h" || a == "--help") {
-      printImportHelp(stdout);
-      return 0;
-    }
-    if (takeValue(args, i, "-o", v, missing) ||
-        takeValue(args, i, "--output", v, missing)) {
-      if (missing)
-        return usageError("option '" + a + "' needs a file name", cmd);
-      output = v;
-    } else if (int r = takeImportOption(args, i, opts, cmd)) {
-      if (r < 0)
-        return 2;
-    } else if (!a.empty() && a[0] == '-' && a != "-") {
-      return usageError("unknown option '" + a + "'", cmd);
-    } else if (model.empty()) {
-      model = a;
-    } else {
-      return usageError("unexpected argument '" + a + "' (one model at a time)",
-                        cmd);
-    }
-  }
-  if (model.empty())
-    return usageError("no model given", cmd);
+  CommandLine cl{cmd, printImportHelp, {}, &model};
+  cl.unexpectedNote = " (one model at a time)";
+  cl.dashIsPositional = true;
+  cl.options.push_back(valued({"-o", "--output"}, [&](const OptionUse &u) {
+    if (u.missing)
+      return "option '" + u.name + "' needs a file name";
+    output = u.value;
+    return std::string();
+  }));
+  addImportOptions(cl.options, opts);
+  if (int r = cl.parse(args); r >= 0)
+    return r;
 
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  mlir::MLIRContext ctx(registry);
-  ctx.disableMultithreading();
+  auto ctx = driver::makeContext();
   int exitCode = 0;
-  auto module = loadModel(ctx, model, opts, cmd, exitCode);
+  auto module = loadModel(*ctx, model, opts, cmd, exitCode);
   if (!module)
     return exitCode;
   std::string text;
@@ -95,10 +76,8 @@ int cmdImport(std::vector<std::string> args) {
     return 0;
   }
   std::string werr;
-  if (!writeFileAtomically(output, text, werr)) {
-    std::fprintf(stderr, "plumb import: error: %s\n", werr.c_str());
-    return 1;
-  }
+  if (!writeFileAtomically(output, text, werr))
+    return fail(cmd, werr);
   return 0;
 }
 

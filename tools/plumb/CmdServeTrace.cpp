@@ -44,35 +44,21 @@ int cmdServeTrace(std::vector<std::string> args) {
   const char *cmd = "serve-trace";
   std::string dir;
   dispute::Behaviour behaviour;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    std::string v, err;
-    bool missing = false;
-    if (a == "-h" || a == "--help") {
-      printServeTraceHelp(stdout);
-      return 0;
-    }
-    if (takeValue(args, i, "--behave", v, missing)) {
-      if (missing)
-        return usageError("option '--behave' needs a behaviour", cmd);
-      if (!dispute::parseBehaviour(v, behaviour, err))
-        return usageError(err, cmd);
-    } else if (!a.empty() && a[0] == '-') {
-      return usageError("unknown option '" + a + "'", cmd);
-    } else if (dir.empty()) {
-      dir = a;
-    } else {
-      return usageError("unexpected argument '" + a + "'", cmd);
-    }
-  }
-  if (dir.empty())
-    return usageError("no trace folder given", cmd);
+  CommandLine cl{cmd, printServeTraceHelp, {}, &dir, "no trace folder given"};
+  cl.options.push_back(valued({"--behave"}, [&](const OptionUse &u) {
+    std::string err;
+    if (u.missing)
+      return std::string("option '--behave' needs a behaviour");
+    if (!dispute::parseBehaviour(u.value, behaviour, err))
+      return err;
+    return std::string();
+  }));
+  if (int r = cl.parse(args); r >= 0)
+    return r;
   std::string err;
   auto party = dispute::TraceParty::open(dir, behaviour, err);
-  if (!party) {
-    std::fprintf(stderr, "plumb serve-trace: error: %s\n", err.c_str());
-    return 1;
-  }
+  if (!party)
+    return fail(cmd, err);
   return dispute::serveParty(*party, stdin, stdout);
 }
 

@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "Common.h"
 
+#include "plumb/Bundle/NativeBuild.h"
+#include "plumb/runtime/config.h"
+
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -14,8 +17,6 @@ using namespace plumb::tool;
 
 namespace {
 
-
-constexpr const char *kVersion = "0.1.0";
 
 void printMainHelp(FILE *f) {
   std::fprintf(f,
@@ -43,6 +44,26 @@ void printMainHelp(FILE *f) {
 } // namespace
 
 int main(int argc, char **argv) {
+  struct Command {
+    const char *name;
+    int (*run)(std::vector<std::string>);
+    void (*help)(FILE *);
+  };
+  static const Command commands[] = {
+      {"import", cmdImport, printImportHelp},
+      {"hash", cmdHash, printHashHelp},
+      {"compile", cmdCompile, printCompileHelp},
+      {"run", cmdRun, printRunHelp},
+      {"cost", cmdCost, printCostHelp},
+      {"dispute", cmdDispute, printDisputeHelp},
+      {"serve-trace", cmdServeTrace, printServeTraceHelp},
+  };
+  auto find = [](const std::string &name) -> const Command * {
+    for (const Command &c : commands)
+      if (name == c.name)
+        return &c;
+    return nullptr;
+  };
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     printMainHelp(stderr);
@@ -55,7 +76,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (cmd == "--version") {
-    std::printf("plumb %s (contract %s)\n", kVersion, "plumb-det-v1");
+    std::printf("plumb %s (contract %s)\n", plumb::bundle::plumbVersion(),
+                PLUMB_CONTRACT_VERSION);
     return 0;
   }
   if (cmd == "help") {
@@ -63,49 +85,13 @@ int main(int argc, char **argv) {
       printMainHelp(stdout);
       return 0;
     }
-    if (args[0] == "import") {
-      printImportHelp(stdout);
-      return 0;
-    }
-    if (args[0] == "hash") {
-      printHashHelp(stdout);
-      return 0;
-    }
-    if (args[0] == "compile") {
-      printCompileHelp(stdout);
-      return 0;
-    }
-    if (args[0] == "run") {
-      printRunHelp(stdout);
-      return 0;
-    }
-    if (args[0] == "cost") {
-      printCostHelp(stdout);
-      return 0;
-    }
-    if (args[0] == "dispute") {
-      printDisputeHelp(stdout);
-      return 0;
-    }
-    if (args[0] == "serve-trace") {
-      printServeTraceHelp(stdout);
+    if (const Command *c = find(args[0])) {
+      c->help(stdout);
       return 0;
     }
     return usageError("unknown command '" + args[0] + "'", nullptr);
   }
-  if (cmd == "import")
-    return cmdImport(args);
-  if (cmd == "hash")
-    return cmdHash(args);
-  if (cmd == "compile")
-    return cmdCompile(args);
-  if (cmd == "run")
-    return cmdRun(args);
-  if (cmd == "cost")
-    return cmdCost(args);
-  if (cmd == "dispute")
-    return cmdDispute(args);
-  if (cmd == "serve-trace")
-    return cmdServeTrace(args);
+  if (const Command *c = find(cmd))
+    return c->run(args);
   return usageError("unknown command '" + cmd + "'", nullptr);
 }

@@ -32,9 +32,6 @@
 namespace plumb {
 namespace bundle {
 
-/// Puts a module into the canonical form (the plumb-canonicalize pipeline).
-llvm::Error canonicalizeModule(mlir::ModuleOp module);
-
 /// The canonical IR text of a bundle: the module printed without its
 /// resource blobs (their bytes live in weights.bin).
 std::string printBundleIr(mlir::ModuleOp module);

@@ -127,6 +127,8 @@ struct DisputeResult {
   std::string loser() const;
 };
 
+class RefereeDispute;
+
 class Referee {
 public:
   /// `module` is the referee's own canonical module (plumb-canonicalize).
@@ -140,6 +142,7 @@ public:
   const Digest &graphHash() const { return graph; }
 
 private:
+  friend class RefereeDispute; // one dispute, phase by phase (Referee.cpp)
   mlir::ModuleOp module;
   mlir::func::FuncOp main;
   std::vector<mlir::Operation *> nodes;

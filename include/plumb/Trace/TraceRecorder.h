@@ -26,9 +26,8 @@
 namespace plumb {
 namespace trace {
 
-/// Runs the plumb-canonicalize pipeline: node indices in traces, manifests
-/// and disputes are positions in the canonical order. Keeps every bit.
-bool canonicalizeModule(mlir::ModuleOp module, std::string &err);
+/// Node indices in traces, manifests and disputes are positions in the
+/// canonical order (driver::runCanonicalPipeline, Driver/Pipeline.h).
 
 /// Canonical index of every node of @main (Support/Nodes.h); ops nested in
 /// regions are absent.
