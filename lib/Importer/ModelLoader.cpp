@@ -551,9 +551,11 @@ bool checkModelHeader(const onnx::ModelProto &model, int64_t &defaultOpset,
   if (!model.has_ir_version())
     return fail(err, "model has no IR version (ir_version)");
   int64_t ir = model.ir_version();
-  if (ir < 3 || ir > 10)
+  if (ir < kMinIrVersion || ir > kMaxIrVersion)
     return fail(err, "model has IR version " + std::to_string(ir) +
-                         "; Plumb supports IR versions 3 to 10");
+                         "; Plumb supports IR versions " +
+                         std::to_string(kMinIrVersion) + " to " +
+                         std::to_string(kMaxIrVersion));
   bool found = false;
   int64_t version = 0;
   std::set<std::string> domains;
@@ -578,10 +580,11 @@ bool checkModelHeader(const onnx::ModelProto &model, int64_t &defaultOpset,
   }
   if (!found)
     return fail(err, "model has no opset_import for the default ONNX domain");
-  if (version < 7 || version > 17)
+  if (version < kMinOpset || version > kMaxOpset)
     return fail(err, "model uses opset " + std::to_string(version) +
-                         " of the default ONNX domain; Plumb supports opsets "
-                         "7 to 17");
+                         " of the default ONNX domain; Plumb supports opsets " +
+                         std::to_string(kMinOpset) + " to " +
+                         std::to_string(kMaxOpset));
   defaultOpset = version;
   return true;
 }

@@ -67,9 +67,17 @@ struct ImportError {
 bool loadModelFile(const std::string &path, onnx::ModelProto &model,
                    const LoadLimits &limits, ImportError &err);
 
+/// The default-domain opsets and IR versions Plumb imports. Every semantic
+/// change the ONNX operator changelog lists between opsets 7 and 25 for the
+/// operators Plumb imports is honoured (docs/dialect.md); IR versions 11 to 13
+/// only add data types (refused by name) and fields the importer ignores.
+constexpr int64_t kMinOpset = 7, kMaxOpset = 25;
+constexpr int64_t kMinIrVersion = 3, kMaxIrVersion = 13;
+
 /// Checks IR version and opset imports. Fills `defaultOpset` with the version
-/// of the default ("" / "ai.onnx") domain. Accepts opsets 7..17 of the default
-/// domain; other domains are allowed only if no node uses them (checked later).
+/// of the default ("" / "ai.onnx") domain. Accepts opsets kMinOpset..kMaxOpset
+/// of the default domain; other domains are allowed only if no node uses them
+/// except as calls of the model's own functions (checked later).
 bool checkModelHeader(const onnx::ModelProto &model, int64_t &defaultOpset,
                       ImportError &err);
 

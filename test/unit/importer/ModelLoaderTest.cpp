@@ -521,6 +521,14 @@ TEST(ModelLoaderHeader, Valid) {
   EXPECT_EQ(opset, 7);
   EXPECT_TRUE(checkModelHeader(makeModel(10, 17), opset, err));
   EXPECT_EQ(opset, 17);
+  // torch's dynamo exporter (opsets 18 to 20, IR 10) and onnx 1.20 (opset
+  // 25, IR 13).
+  EXPECT_TRUE(checkModelHeader(makeModel(10, 18), opset, err));
+  EXPECT_EQ(opset, 18);
+  EXPECT_TRUE(checkModelHeader(makeModel(13, 25), opset, err));
+  EXPECT_EQ(opset, 25);
+  EXPECT_TRUE(checkModelHeader(makeModel(11, 22), opset, err));
+  EXPECT_EQ(opset, 22);
 }
 
 TEST(ModelLoaderHeader, AiOnnxDomainAndOthers) {
@@ -543,20 +551,23 @@ TEST(ModelLoaderHeader, Errors) {
   EXPECT_FALSE(checkModelHeader(m, opset, err));
   EXPECT_EQ(err.message, "model has no IR version (ir_version)");
 
-  EXPECT_FALSE(checkModelHeader(makeModel(11, 13), opset, err));
+  EXPECT_FALSE(checkModelHeader(makeModel(14, 13), opset, err));
   EXPECT_EQ(err.message,
-            "model has IR version 11; Plumb supports IR versions 3 to 10");
+            "model has IR version 14; Plumb supports IR versions 3 to 13");
   EXPECT_FALSE(checkModelHeader(makeModel(2, 13), opset, err));
   EXPECT_EQ(err.message,
-            "model has IR version 2; Plumb supports IR versions 3 to 10");
+            "model has IR version 2; Plumb supports IR versions 3 to 13");
 
   EXPECT_FALSE(checkModelHeader(makeModel(8, 30), opset, err));
   EXPECT_EQ(err.message, "model uses opset 30 of the default ONNX domain; "
-                         "Plumb supports opsets 7 to 17");
+                         "Plumb supports opsets 7 to 25");
   EXPECT_EQ(err.exitCode, 1);
+  EXPECT_FALSE(checkModelHeader(makeModel(13, 26), opset, err));
+  EXPECT_EQ(err.message, "model uses opset 26 of the default ONNX domain; "
+                         "Plumb supports opsets 7 to 25");
   EXPECT_FALSE(checkModelHeader(makeModel(8, 6), opset, err));
   EXPECT_EQ(err.message, "model uses opset 6 of the default ONNX domain; "
-                         "Plumb supports opsets 7 to 17");
+                         "Plumb supports opsets 7 to 25");
 
   m = makeModel();
   m.clear_opset_import();
@@ -783,6 +794,22 @@ TEST(ModelLoaderTensor, UnsupportedTypes) {
   EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
   EXPECT_EQ(err.message, "initializer 'h' has unsupported data type DOUBLE "
                          "(Plumb supports FLOAT, INT64, INT32 and BOOL)");
+  // The types of IR 9 to 13, numbers the protos Plumb builds against do not
+  // name: refused by name, never parsed.
+  const std::pair<int, const char *> newer[] = {
+      {17, "FLOAT8E4M3FN"}, {18, "FLOAT8E4M3FNUZ"}, {19, "FLOAT8E5M2"},
+      {20, "FLOAT8E5M2FNUZ"}, {21, "UINT4"}, {22, "INT4"},
+      {23, "FLOAT4E2M1"}, {24, "FLOAT8E8M0"}, {25, "UINT2"}, {26, "INT2"}};
+  for (auto [number, name] : newer) {
+    t.set_data_type(number);
+    t.set_raw_data(std::string(3, '\x11'));
+    EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
+    EXPECT_EQ(err.message, std::string("initializer 'h' has unsupported data "
+                                       "type ") +
+                               name +
+                               " (Plumb supports FLOAT, INT64, INT32 and BOOL)");
+  }
+  t.clear_raw_data();
   t.set_data_type(99);
   EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
   EXPECT_EQ(err.message, "initializer 'h' has unsupported data type number 99 "
