@@ -20,6 +20,8 @@
 #include <vector>
 
 namespace onnx {
+class AttributeProto;
+class FunctionProto;
 class ModelProto;
 class GraphProto;
 class NodeProto;
@@ -88,6 +90,19 @@ bool checkModelHeader(const onnx::ModelProto &model, int64_t &defaultOpset,
 bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
                   const LoadLimits &limits, const std::string &what,
                   TensorValue &out, ImportError &err);
+
+/// Fields newer than the ONNX protos Plumb builds against (Debian's ONNX
+/// 1.12, IR 8). Protobuf keeps them as unknown fields; these read them from
+/// there (or from the generated accessor when the protos know them).
+/// NodeProto.overload and FunctionProto.overload (IR 10): "" when absent.
+std::string overloadOf(const onnx::NodeProto &node);
+std::string overloadOf(const onnx::FunctionProto &function);
+/// FunctionProto.attribute_proto (IR 9): the function's attributes that have
+/// default values. False with `err` (naming the function) when one does not
+/// parse.
+bool functionAttributeDefaults(const onnx::FunctionProto &function,
+                               std::vector<onnx::AttributeProto> &out,
+                               ImportError &err);
 
 /// Maps an ONNX TensorProto data type to DType; false for unsupported ones.
 bool dtypeFromOnnx(int32_t onnxType, DType &out);

@@ -820,6 +820,62 @@ TEST(ModelLoaderTensor, UnsupportedTypes) {
 }
 
 //===----------------------------------------------------------------------===//
+// Fields newer than the protos (IR 9 and 10)
+//===----------------------------------------------------------------------===//
+
+/// A length-delimited field as protobuf writes it (field numbers < 16 and
+/// lengths < 128 here).
+std::string lengthField(int number, const std::string &payload) {
+  return std::string(1, char((number << 3) | 2)) +
+         std::string(1, char(payload.size())) + payload;
+}
+
+TEST(ModelLoaderNewerFields, NodeOverload) {
+  onnx::NodeProto node;
+  node.set_op_type("F");
+  EXPECT_EQ(overloadOf(node), "");
+  // NodeProto.overload = 8 (IR 10), unknown to the protos: kept as an
+  // unknown field and read from there; the last occurrence wins.
+  std::string bytes = node.SerializeAsString() + lengthField(8, "first") +
+                      lengthField(8, "v2");
+  onnx::NodeProto parsed;
+  ASSERT_TRUE(parsed.ParseFromString(bytes));
+  EXPECT_EQ(parsed.op_type(), "F");
+  EXPECT_EQ(overloadOf(parsed), "v2");
+}
+
+TEST(ModelLoaderNewerFields, FunctionOverloadAndDefaults) {
+  onnx::FunctionProto f;
+  f.set_name("F");
+  f.set_domain("local");
+  onnx::AttributeProto alpha;
+  alpha.set_name("alpha");
+  alpha.set_type(onnx::AttributeProto::FLOAT);
+  alpha.set_f(0.5f);
+  // attribute_proto = 11 (IR 9), overload = 13 (IR 10).
+  std::string bytes = f.SerializeAsString() +
+                      lengthField(11, alpha.SerializeAsString()) +
+                      lengthField(13, "fast");
+  onnx::FunctionProto parsed;
+  ASSERT_TRUE(parsed.ParseFromString(bytes));
+  EXPECT_EQ(overloadOf(parsed), "fast");
+  std::vector<onnx::AttributeProto> defaults;
+  ImportError err;
+  ASSERT_TRUE(functionAttributeDefaults(parsed, defaults, err)) << err.message;
+  ASSERT_EQ(defaults.size(), 1u);
+  EXPECT_EQ(defaults[0].name(), "alpha");
+  EXPECT_EQ(defaults[0].f(), 0.5f);
+
+  // A default that does not parse names the function.
+  onnx::FunctionProto bad;
+  ASSERT_TRUE(bad.ParseFromString(f.SerializeAsString() +
+                                  lengthField(11, "\xff\xff")));
+  EXPECT_FALSE(functionAttributeDefaults(bad, defaults, err));
+  EXPECT_EQ(err.message, "function 'local.F' has a default attribute value "
+                         "(attribute_proto) that does not parse");
+}
+
+//===----------------------------------------------------------------------===//
 // External data
 //===----------------------------------------------------------------------===//
 
