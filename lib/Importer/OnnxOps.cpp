@@ -338,6 +338,23 @@ LogicalResult castOp(Importer &im, NodeCtx &n) {
   return setOut(n, im.make<CastOp>(n, t, n.in(0)));
 }
 
+/// CastLike (opset 15): Cast to the element type of input 1 (whose values
+/// are not used), with Cast's attributes. onnxscript's functions use it.
+LogicalResult castLike(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 2, 2)))
+    return failure();
+  auto saturate = im.attrInt(n, "saturate", 1);
+  auto round = im.attrString(n, "round_mode", std::string("up"));
+  if (failed(saturate) || failed(round))
+    return failure();
+  if (*round != "up" && *round != "down" && *round != "nearest")
+    return im.error(n) << "round_mode '" << *round
+                       << "' is not valid (up, down or nearest)";
+  auto t = Importer::tensorType(Importer::shapeOf(n.in(0)),
+                                Importer::eltOf(n.in(1)));
+  return setOut(n, im.make<CastOp>(n, t, n.in(0)));
+}
+
 //===----------------------------------------------------------------------===//
 // Constants and shapes
 //===----------------------------------------------------------------------===//
@@ -1131,6 +1148,7 @@ const llvm::StringMap<OpHandler> &opHandlers() {
     t["Min"] = variadic<MinOp>;
     t["Where"] = where;
     t["Cast"] = castOp;
+    t["CastLike"] = castLike;
     t["Constant"] = constant;
     t["Shape"] = shape;
     t["Size"] = size;

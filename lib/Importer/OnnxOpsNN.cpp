@@ -606,7 +606,9 @@ LogicalResult resize(Importer &im, NodeCtx &n) {
   if (n.in(scalesIdx)) {
     auto lit = im.constant(n.in(scalesIdx));
     if (!lit || !lit->isFloat)
-      return im.error(n) << "scales must be a float tensor known at import";
+      return im.error(n) << "input 'scales' must be a float tensor known at "
+                            "import time (it is computed from model inputs; "
+                            "bind them with --input-shape/--input-value)";
     given.assign(lit->f.begin(), lit->f.end());
   }
   if (!given.empty()) {
