@@ -119,6 +119,31 @@ LogicalResult hardSigmoid(Importer &im, NodeCtx &n) {
                                           im.b.getF32FloatAttr(*beta)));
 }
 
+/// HardSwish (opset 14): x * HardSigmoid(x) with alpha = 1/6 (rounded to
+/// f32) and beta = 0.5, the spec's x * max(0, min(1, alpha * x + beta));
+/// torchvision's MobileNetV3 exports use it.
+LogicalResult hardSwish(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
+    return failure();
+  auto hs = im.make<HardSigmoidOp>(n, n.in(0).getType(), n.in(0),
+                                   im.b.getF32FloatAttr((float)(1.0 / 6.0)),
+                                   im.b.getF32FloatAttr(0.5f));
+  if (failed(hs))
+    return failure();
+  return setOut(n, im.make<MulOp>(n, n.in(0).getType(), n.in(0), *hs));
+}
+
+/// IsNaN (opset 9): not(x == x), true exactly for NaN (IEEE equality).
+LogicalResult isNaN(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
+    return failure();
+  auto t = Importer::tensorType(Importer::shapeOf(n.in(0)), im.b.getI1Type());
+  auto eq = im.make<EqualOp>(n, t, n.in(0), n.in(0));
+  if (failed(eq))
+    return failure();
+  return setOut(n, im.make<NotOp>(n, t, *eq));
+}
+
 LogicalResult leakyRelu(Importer &im, NodeCtx &n) {
   if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
     return failure();
@@ -845,6 +870,62 @@ LogicalResult gather(Importer &im, NodeCtx &n) {
                                      im.b.getI64IntegerAttr(*a)));
 }
 
+/// GatherND (opsets 11-13) with batch_dims 0 and indices known at import:
+/// the first k = indices.shape[-1] dimensions of data are flattened into
+/// one (plumb.reshape) and plumb.gather takes the row-major linear index of
+/// each index tuple (negative entries count from the end), so the result,
+/// indices.shape[:-1] + data.shape[k:], only moves bits. torch exports
+/// tensor indexing (e.g. BERT's attention mask) this way.
+LogicalResult gatherND(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 2, 2)))
+    return failure();
+  auto batch = im.attrInt(n, "batch_dims", 0);
+  if (failed(batch))
+    return failure();
+  if (*batch != 0)
+    return im.error(n) << "batch_dims " << *batch
+                       << " is not supported (only 0)";
+  auto data = Importer::shapeOf(n.in(0));
+  auto ishape = Importer::shapeOf(n.in(1));
+  if (!Importer::eltOf(n.in(1)).isInteger(64))
+    return im.error(n) << "indices must be int64";
+  if (ishape.empty() || ishape.back() < 1 ||
+      ishape.back() > (int64_t)data.size())
+    return im.error(n) << "indices of shape " << shapes::str(ishape)
+                       << " do not fit data of rank " << data.size();
+  auto idx = im.constInts(n, 1, "indices");
+  if (failed(idx))
+    return failure();
+  int64_t k = ishape.back(), rows = 1;
+  for (int64_t d = 0; d < k; ++d)
+    rows *= data[d];
+  SmallVector<int64_t> linear;
+  for (size_t t = 0; t < idx->size(); t += k) {
+    int64_t flat = 0;
+    for (int64_t d = 0; d < k; ++d) {
+      int64_t v = (*idx)[t + d];
+      if (v < -data[d] || v >= data[d])
+        return im.error(n) << "index " << v << " is out of range for "
+                           << "dimension " << d << " of size " << data[d];
+      flat = flat * data[d] + (v < 0 ? v + data[d] : v);
+    }
+    linear.push_back(flat);
+  }
+  Shape flatShape{rows};
+  flatShape.append(data.begin() + k, data.end());
+  auto flat = reshapeTo(im, n, n.in(0), flatShape);
+  if (failed(flat))
+    return failure();
+  Shape lshape(ishape.begin(), ishape.end() - 1);
+  Value lin = im.constI64(lshape, linear);
+  auto s = shapes::gather(flatShape, lshape, 0, im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto t = Importer::tensorType(*s, Importer::eltOf(n.in(0)));
+  return setOut(n, im.make<GatherOp>(n, t, *flat, lin,
+                                     im.b.getI64IntegerAttr(0)));
+}
+
 LogicalResult expand(Importer &im, NodeCtx &n) {
   if (failed(needInputs(im, n, 2, 2)))
     return failure();
@@ -1128,6 +1209,8 @@ const llvm::StringMap<OpHandler> &opHandlers() {
     t["Identity"] = identity;
     t["Dropout"] = dropout;
     t["HardSigmoid"] = hardSigmoid;
+    t["HardSwish"] = hardSwish;
+    t["IsNaN"] = isNaN;
     t["LeakyRelu"] = leakyRelu;
     t["Clip"] = clip;
     t["Gelu"] = gelu;
@@ -1163,6 +1246,7 @@ const llvm::StringMap<OpHandler> &opHandlers() {
     t["Split"] = split;
     t["Slice"] = slice;
     t["Gather"] = gather;
+    t["GatherND"] = gatherND;
     t["Expand"] = expand;
     t["Tile"] = tile;
     t["Pad"] = pad;
