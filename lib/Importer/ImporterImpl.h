@@ -178,10 +178,10 @@ private:
       const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
       const std::string &where, std::vector<std::string> &out, int depth,
       std::set<const ModelFunction *> &seen);
-  int64_t inlinedSize(
-      const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
-      int depth, std::map<const ModelFunction *, int64_t> &memo,
-      std::set<const ModelFunction *> &active);
+  int64_t
+  inlinedSize(const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
+              int depth, std::map<const ModelFunction *, int64_t> &memo,
+              std::set<const ModelFunction *> &active);
 
   const ImportOptions &options;
   std::string modelDir;

@@ -463,11 +463,11 @@ std::string unknownString(const google::protobuf::UnknownFieldSet &fields,
 // The generated accessor when the protos have the field, else the unknown
 // field with its number in onnx.proto.
 template <typename T>
-auto overloadField(const T &m, int, int) -> decltype(std::string(m.overload())) {
+auto overloadField(const T &m, int, int)
+    -> decltype(std::string(m.overload())) {
   return m.overload();
 }
-template <typename T>
-std::string overloadField(const T &m, int number, long) {
+template <typename T> std::string overloadField(const T &m, int number, long) {
   return unknownString(m.unknown_fields(), number);
 }
 

@@ -336,8 +336,8 @@ void Importer::collectUnsupported(
 /// (subgraphs included), saturating past the node limit. A recursive call
 /// counts 0: importCall refuses it with a precise message.
 int64_t Importer::inlinedSize(
-    const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
-    int depth, std::map<const ModelFunction *, int64_t> &memo,
+    const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes, int depth,
+    std::map<const ModelFunction *, int64_t> &memo,
     std::set<const ModelFunction *> &active) {
   const int64_t cap = options.limits.maxNodes + 1;
   int64_t total = 0;
@@ -434,8 +434,7 @@ LogicalResult Importer::importCall(NodeCtx &n, const ModelFunction &f) {
   inlinedNodes += fp.node_size();
   if (inlinedNodes > options.limits.maxNodes)
     return fail("inlining the model's functions gives more than " +
-                std::to_string(options.limits.maxNodes) +
-                " nodes (the limit)");
+                std::to_string(options.limits.maxNodes) + " nodes (the limit)");
   int64_t fnOpset = opset;
   for (const auto &o : fp.opset_import())
     if (o.domain().empty() || o.domain() == "ai.onnx")
@@ -444,8 +443,7 @@ LogicalResult Importer::importCall(NodeCtx &n, const ModelFunction &f) {
     return fail("function '" + f.name + "' uses opset " +
                 std::to_string(fnOpset) +
                 " of the default ONNX domain; Plumb supports opsets " +
-                std::to_string(kMinOpset) + " to " +
-                std::to_string(kMaxOpset));
+                std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
   if (n.numInputs() > fp.input_size())
     return fail("has " + std::to_string(n.numInputs()) +
                 " inputs but function '" + f.name + "' takes " +
@@ -483,8 +481,8 @@ LogicalResult Importer::importCall(NodeCtx &n, const ModelFunction &f) {
   int64_t savedOpset = opset;
   std::string savedPrefix = locPrefix;
   opset = fnOpset;
-  locPrefix += describeNode(n.proto, n.index) + " > function '" + f.name +
-               "' > ";
+  locPrefix +=
+      describeNode(n.proto, n.index) + " > function '" + f.name + "' > ";
   callStack.push_back(&f);
   failedNode.clear();
   SmallVector<Value> outs;
@@ -690,8 +688,7 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
     std::set<const ModelFunction *> active;
     if (inlinedSize(g.node(), 0, memo, active) > options.limits.maxNodes) {
       err = {"inlining the model's functions gives more than " +
-                 std::to_string(options.limits.maxNodes) +
-                 " nodes (the limit)",
+                 std::to_string(options.limits.maxNodes) + " nodes (the limit)",
              1};
       return nullptr;
     }

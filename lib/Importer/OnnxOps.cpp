@@ -601,9 +601,8 @@ FailureOr<SmallVector<int64_t>> axesOf(Importer &im, NodeCtx &n, int64_t idx,
     // An `axes` attribute where the opset takes an input would be ignored
     // (and the node reduce or squeeze everything): refused instead.
     if (im.attr(n, "axes"))
-      return im.error(n) << "has an 'axes' attribute, but at opset "
-                         << n.opset << " axes are the node's input "
-                         << idx;
+      return im.error(n) << "has an 'axes' attribute, but at opset " << n.opset
+                         << " axes are the node's input " << idx;
     if (!n.in(idx))
       return SmallVector<int64_t>{};
     return im.constInts(n, idx, "axes");
@@ -756,8 +755,8 @@ LogicalResult split(Importer &im, NodeCtx &n) {
     int64_t dim = in[*a], chunk = (dim + *k - 1) / *k;
     int64_t last = dim - chunk * (*k - 1);
     if (last < 0)
-      return im.error(n) << "cannot split dimension of size " << dim
-                         << " into " << *k << " parts of " << chunk
+      return im.error(n) << "cannot split dimension of size " << dim << " into "
+                         << *k << " parts of " << chunk
                          << " (the last part would have " << last
                          << " elements)";
     sizes.assign(*k - 1, chunk);
@@ -922,8 +921,8 @@ LogicalResult gatherND(Importer &im, NodeCtx &n) {
   if (failed(s))
     return failure();
   auto t = Importer::tensorType(*s, Importer::eltOf(n.in(0)));
-  return setOut(n, im.make<GatherOp>(n, t, *flat, lin,
-                                     im.b.getI64IntegerAttr(0)));
+  return setOut(n,
+                im.make<GatherOp>(n, t, *flat, lin, im.b.getI64IntegerAttr(0)));
 }
 
 LogicalResult expand(Importer &im, NodeCtx &n) {
@@ -981,8 +980,9 @@ LogicalResult padWrap(Importer &im, NodeCtx &n, ArrayRef<int64_t> pads) {
     auto ts = shapes::tile(in, reps, im.emitter(n));
     if (failed(ts) || failed(shapes::numElements(*ts, im.emitter(n))))
       return failure();
-    auto tiled = im.make<TileOp>(n, Importer::tensorType(*ts, Importer::eltOf(v)),
-                                 v, im.b.getDenseI64ArrayAttr(reps));
+    auto tiled =
+        im.make<TileOp>(n, Importer::tensorType(*ts, Importer::eltOf(v)), v,
+                        im.b.getDenseI64ArrayAttr(reps));
     if (failed(tiled))
       return failure();
     Shape out = in;
@@ -1130,8 +1130,8 @@ LogicalResult reduce(Importer &im, NodeCtx &n) {
                            im.b.getBoolAttr(*keep != 0), TreeAttr());
     if (failed(r))
       return failure();
-    return setOut(n, im.make<CastOp>(
-                         n, Importer::tensorType(*s, im.b.getI1Type()), *r));
+    return setOut(
+        n, im.make<CastOp>(n, Importer::tensorType(*s, im.b.getI1Type()), *r));
   }
   auto t = Importer::tensorType(*s, Importer::eltOf(n.in(0)));
   return setOut(n, im.make<OpTy>(n, t, n.in(0), im.b.getDenseI64ArrayAttr(*axes),

@@ -563,8 +563,8 @@ LogicalResult resize(Importer &im, NodeCtx &n) {
   bool haveAxes = false;
   if (n.opset >= 18) {
     auto aa = im.attrInt(n, "antialias", 0);
-    auto kp = im.attrString(n, "keep_aspect_ratio_policy",
-                            std::string("stretch"));
+    auto kp =
+        im.attrString(n, "keep_aspect_ratio_policy", std::string("stretch"));
     auto ax = im.attrInts(n, "axes", SmallVector<int64_t>{});
     if (failed(aa) || failed(kp) || failed(ax))
       return failure();
@@ -614,8 +614,7 @@ LogicalResult resize(Importer &im, NodeCtx &n) {
   if (!given.empty()) {
     if ((int64_t)given.size() != count)
       return im.error(n) << "scales has " << given.size() << " values for "
-                         << (haveAxes ? "the " + std::to_string(count) +
-                                            " axes"
+                         << (haveAxes ? "the " + std::to_string(count) + " axes"
                                       : "rank " + std::to_string(rank));
     for (int64_t i = 0; i < count; ++i) {
       int64_t d = axes[i];
@@ -630,8 +629,7 @@ LogicalResult resize(Importer &im, NodeCtx &n) {
       return failure();
     if ((int64_t)sz->size() != count)
       return im.error(n) << "sizes has " << sz->size() << " values for "
-                         << (haveAxes ? "the " + std::to_string(count) +
-                                            " axes"
+                         << (haveAxes ? "the " + std::to_string(count) + " axes"
                                       : "rank " + std::to_string(rank));
     for (int64_t i = 0; i < count; ++i) {
       if ((*sz)[i] < 0)
@@ -650,8 +648,8 @@ LogicalResult resize(Importer &im, NodeCtx &n) {
       float s = 0.0f;
       for (int64_t i = 0; i < count; ++i) {
         float r = (float)(*sz)[i] / (float)x[axes[i]];
-        s = i == 0 ? r : (policy == "not_larger" ? std::min(s, r)
-                                                 : std::max(s, r));
+        s = i == 0 ? r
+                   : (policy == "not_larger" ? std::min(s, r) : std::max(s, r));
       }
       for (int64_t d : axes) {
         scales[d] = s;

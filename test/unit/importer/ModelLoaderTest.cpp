@@ -797,17 +797,19 @@ TEST(ModelLoaderTensor, UnsupportedTypes) {
   // The types of IR 9 to 13, numbers the protos Plumb builds against do not
   // name: refused by name, never parsed.
   const std::pair<int, const char *> newer[] = {
-      {17, "FLOAT8E4M3FN"}, {18, "FLOAT8E4M3FNUZ"}, {19, "FLOAT8E5M2"},
-      {20, "FLOAT8E5M2FNUZ"}, {21, "UINT4"}, {22, "INT4"},
-      {23, "FLOAT4E2M1"}, {24, "FLOAT8E8M0"}, {25, "UINT2"}, {26, "INT2"}};
+      {17, "FLOAT8E4M3FN"}, {18, "FLOAT8E4M3FNUZ"},
+      {19, "FLOAT8E5M2"},   {20, "FLOAT8E5M2FNUZ"},
+      {21, "UINT4"},        {22, "INT4"},
+      {23, "FLOAT4E2M1"},   {24, "FLOAT8E8M0"},
+      {25, "UINT2"},        {26, "INT2"}};
   for (auto [number, name] : newer) {
     t.set_data_type(number);
     t.set_raw_data(std::string(3, '\x11'));
     EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
-    EXPECT_EQ(err.message, std::string("initializer 'h' has unsupported data "
-                                       "type ") +
-                               name +
-                               " (Plumb supports FLOAT, INT64, INT32 and BOOL)");
+    EXPECT_EQ(err.message,
+              std::string("initializer 'h' has unsupported data "
+                          "type ") +
+                  name + " (Plumb supports FLOAT, INT64, INT32 and BOOL)");
   }
   t.clear_raw_data();
   t.set_data_type(99);
@@ -836,8 +838,8 @@ TEST(ModelLoaderNewerFields, NodeOverload) {
   EXPECT_EQ(overloadOf(node), "");
   // NodeProto.overload = 8 (IR 10), unknown to the protos: kept as an
   // unknown field and read from there; the last occurrence wins.
-  std::string bytes = node.SerializeAsString() + lengthField(8, "first") +
-                      lengthField(8, "v2");
+  std::string bytes =
+      node.SerializeAsString() + lengthField(8, "first") + lengthField(8, "v2");
   onnx::NodeProto parsed;
   ASSERT_TRUE(parsed.ParseFromString(bytes));
   EXPECT_EQ(parsed.op_type(), "F");
@@ -868,8 +870,8 @@ TEST(ModelLoaderNewerFields, FunctionOverloadAndDefaults) {
 
   // A default that does not parse names the function.
   onnx::FunctionProto bad;
-  ASSERT_TRUE(bad.ParseFromString(f.SerializeAsString() +
-                                  lengthField(11, "\xff\xff")));
+  ASSERT_TRUE(
+      bad.ParseFromString(f.SerializeAsString() + lengthField(11, "\xff\xff")));
   EXPECT_FALSE(functionAttributeDefaults(bad, defaults, err));
   EXPECT_EQ(err.message, "function 'local.F' has a default attribute value "
                          "(attribute_proto) that does not parse");
