@@ -17,6 +17,9 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <map>
+#include <set>
+
 #include "onnx/onnx_pb.h"
 
 namespace plumb {
@@ -153,15 +156,32 @@ public:
   /// Error text collected from diagnostics for the node being imported.
   std::string diagText;
 
+  /// A function of the model (ModelProto.functions, IR >= 8): a node whose
+  /// (domain, op_type, overload) names one is replaced by the function's body
+  /// (inlined), with its own scope and opset.
+  struct ModelFunction {
+    const onnx::FunctionProto *proto = nullptr;
+    std::string name; // "domain.name" (":overload" when there is one)
+    std::vector<onnx::AttributeProto> defaults; // attribute_proto (IR 9)
+  };
+  const ModelFunction *functionFor(const onnx::NodeProto &node) const;
+
 private:
+  mlir::LogicalResult importCall(NodeCtx &n, const ModelFunction &f);
   mlir::LogicalResult importGraphInScope(const onnx::GraphProto &g,
                                          Scope &scope,
                                          llvm::SmallVectorImpl<mlir::Value> &outputs);
   mlir::LogicalResult importNode(const onnx::NodeProto &node, int64_t index,
                                  Scope &scope);
   mlir::Location nodeLoc(const onnx::NodeProto &node, int64_t index);
-  void collectUnsupported(const onnx::GraphProto &g,
-                          std::vector<std::string> &out, int depth);
+  void collectUnsupported(
+      const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
+      const std::string &where, std::vector<std::string> &out, int depth,
+      std::set<const ModelFunction *> &seen);
+  int64_t
+  inlinedSize(const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
+              int depth, std::map<const ModelFunction *, int64_t> &memo,
+              std::set<const ModelFunction *> &active);
 
   const ImportOptions &options;
   std::string modelDir;
@@ -170,6 +190,15 @@ private:
   /// Set by the first failing node: its description.
   std::string failedNode;
   bool failedWithMessage = false;
+  /// Model functions by "domain\0name\0overload".
+  std::map<std::string, ModelFunction> functions;
+  /// Functions being inlined (innermost last): a call of one of them again
+  /// is recursion, which is refused.
+  std::vector<const ModelFunction *> callStack;
+  /// Nodes imported from function bodies so far (bounded by maxNodes).
+  int64_t inlinedNodes = 0;
+  /// Prepended to node locations inside function bodies.
+  std::string locPrefix;
 };
 
 } // namespace importer

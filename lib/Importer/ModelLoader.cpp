@@ -17,6 +17,7 @@
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/stubs/logging.h>
+#include <google/protobuf/unknown_field_set.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -440,6 +441,80 @@ const char *onnxTypeName(int32_t onnxType) {
 }
 
 //===----------------------------------------------------------------------===//
+// Fields newer than the protos
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The last value of length-delimited unknown field `number` ("" if none):
+/// protobuf's rule for a repeated occurrence of a singular field.
+std::string unknownString(const google::protobuf::UnknownFieldSet &fields,
+                          int number) {
+  std::string value;
+  for (int i = 0; i < fields.field_count(); ++i) {
+    const google::protobuf::UnknownField &f = fields.field(i);
+    if (f.number() == number &&
+        f.type() == google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
+      value = f.length_delimited();
+  }
+  return value;
+}
+
+// The generated accessor when the protos have the field, else the unknown
+// field with its number in onnx.proto.
+template <typename T>
+auto overloadField(const T &m, int, int)
+    -> decltype(std::string(m.overload())) {
+  return m.overload();
+}
+template <typename T> std::string overloadField(const T &m, int number, long) {
+  return unknownString(m.unknown_fields(), number);
+}
+
+template <typename T>
+auto defaultsField(const T &f, std::vector<onnx::AttributeProto> &out,
+                   ImportError &, int)
+    -> decltype(f.attribute_proto(), bool()) {
+  out.assign(f.attribute_proto().begin(), f.attribute_proto().end());
+  return true;
+}
+template <typename T>
+bool defaultsField(const T &f, std::vector<onnx::AttributeProto> &out,
+                   ImportError &err, long) {
+  const google::protobuf::UnknownFieldSet &fields = f.unknown_fields();
+  out.clear();
+  for (int i = 0; i < fields.field_count(); ++i) {
+    const google::protobuf::UnknownField &u = fields.field(i);
+    if (u.number() != 11) // FunctionProto.attribute_proto
+      continue;
+    onnx::AttributeProto a;
+    if (u.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED ||
+        !a.ParseFromString(u.length_delimited()))
+      return fail(err, "function " + quote(f.domain() + "." + f.name()) +
+                           " has a default attribute value (attribute_proto) "
+                           "that does not parse");
+    out.push_back(std::move(a));
+  }
+  return true;
+}
+
+} // namespace
+
+std::string overloadOf(const onnx::NodeProto &node) {
+  return overloadField(node, 8, 0); // NodeProto.overload = 8
+}
+
+std::string overloadOf(const onnx::FunctionProto &function) {
+  return overloadField(function, 13, 0); // FunctionProto.overload = 13
+}
+
+bool functionAttributeDefaults(const onnx::FunctionProto &function,
+                               std::vector<onnx::AttributeProto> &out,
+                               ImportError &err) {
+  return defaultsField(function, out, err, 0);
+}
+
+//===----------------------------------------------------------------------===//
 // Checked arithmetic
 //===----------------------------------------------------------------------===//
 
@@ -551,9 +626,11 @@ bool checkModelHeader(const onnx::ModelProto &model, int64_t &defaultOpset,
   if (!model.has_ir_version())
     return fail(err, "model has no IR version (ir_version)");
   int64_t ir = model.ir_version();
-  if (ir < 3 || ir > 10)
+  if (ir < kMinIrVersion || ir > kMaxIrVersion)
     return fail(err, "model has IR version " + std::to_string(ir) +
-                         "; Plumb supports IR versions 3 to 10");
+                         "; Plumb supports IR versions " +
+                         std::to_string(kMinIrVersion) + " to " +
+                         std::to_string(kMaxIrVersion));
   bool found = false;
   int64_t version = 0;
   std::set<std::string> domains;
@@ -578,10 +655,11 @@ bool checkModelHeader(const onnx::ModelProto &model, int64_t &defaultOpset,
   }
   if (!found)
     return fail(err, "model has no opset_import for the default ONNX domain");
-  if (version < 7 || version > 17)
+  if (version < kMinOpset || version > kMaxOpset)
     return fail(err, "model uses opset " + std::to_string(version) +
-                         " of the default ONNX domain; Plumb supports opsets "
-                         "7 to 17");
+                         " of the default ONNX domain; Plumb supports opsets " +
+                         std::to_string(kMinOpset) + " to " +
+                         std::to_string(kMaxOpset));
   defaultOpset = version;
   return true;
 }

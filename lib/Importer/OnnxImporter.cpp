@@ -280,30 +280,222 @@ FailureOr<DenseElementsAttr> Importer::attrTensor(NodeCtx &n, StringRef name) {
 //===----------------------------------------------------------------------===//
 
 Location Importer::nodeLoc(const onnx::NodeProto &node, int64_t index) {
-  return NameLoc::get(StringAttr::get(&ctx, describeNode(node, index)),
-                      FileLineColLoc::get(&ctx, fileName, 0, 0));
+  return NameLoc::get(
+      StringAttr::get(&ctx, locPrefix + describeNode(node, index)),
+      FileLineColLoc::get(&ctx, fileName, 0, 0));
 }
 
-void Importer::collectUnsupported(const onnx::GraphProto &g,
-                                  std::vector<std::string> &out, int depth) {
+static std::string functionKey(const std::string &domain,
+                               const std::string &name,
+                               const std::string &overload) {
+  std::string d = domain == "ai.onnx" ? std::string() : domain;
+  return d + std::string(1, '\0') + name + std::string(1, '\0') + overload;
+}
+
+const Importer::ModelFunction *
+Importer::functionFor(const onnx::NodeProto &node) const {
+  if (functions.empty())
+    return nullptr;
+  auto it = functions.find(
+      functionKey(node.domain(), node.op_type(), overloadOf(node)));
+  return it == functions.end() ? nullptr : &it->second;
+}
+
+void Importer::collectUnsupported(
+    const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
+    const std::string &where, std::vector<std::string> &out, int depth,
+    std::set<const ModelFunction *> &seen) {
   const auto &table = opHandlers();
-  for (int i = 0; i < g.node_size(); ++i) {
-    const auto &node = g.node(i);
-    bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
-    if (!defaultDomain || !table.count(node.op_type())) {
-      std::string name = node.op_type();
-      if (!defaultDomain)
-        name = node.domain() + "." + name;
-      out.push_back(name + " (" + describeNode(node, i) + ")");
+  for (int i = 0; i < nodes.size(); ++i) {
+    const auto &node = nodes.Get(i);
+    if (const ModelFunction *f = functionFor(node)) {
+      // A call of a model function: its body is checked (once) instead.
+      if (seen.insert(f).second && depth < options.limits.maxGraphDepth)
+        collectUnsupported(f->proto->node(), " in function '" + f->name + "'",
+                           out, depth + 1, seen);
+    } else {
+      bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+      if (!defaultDomain || !table.count(node.op_type())) {
+        std::string name = node.op_type();
+        if (!defaultDomain)
+          name = node.domain() + "." + name;
+        out.push_back(name + " (" + describeNode(node, i) + where + ")");
+      }
     }
     if (depth < options.limits.maxGraphDepth)
       for (const auto &a : node.attribute()) {
         if (a.has_g())
-          collectUnsupported(a.g(), out, depth + 1);
+          collectUnsupported(a.g().node(), where, out, depth + 1, seen);
         for (const auto &sg : a.graphs())
-          collectUnsupported(sg, out, depth + 1);
+          collectUnsupported(sg.node(), where, out, depth + 1, seen);
       }
   }
+}
+
+/// The number of nodes `nodes` has once every function call is inlined
+/// (subgraphs included), saturating past the node limit. A recursive call
+/// counts 0: importCall refuses it with a precise message.
+int64_t Importer::inlinedSize(
+    const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes, int depth,
+    std::map<const ModelFunction *, int64_t> &memo,
+    std::set<const ModelFunction *> &active) {
+  const int64_t cap = options.limits.maxNodes + 1;
+  int64_t total = 0;
+  for (const auto &node : nodes) {
+    int64_t size = 1;
+    if (const ModelFunction *f = functionFor(node)) {
+      auto it = memo.find(f);
+      if (it != memo.end()) {
+        size = it->second;
+      } else if (active.count(f) || depth >= options.limits.maxGraphDepth) {
+        size = 0;
+      } else {
+        active.insert(f);
+        size = inlinedSize(f->proto->node(), depth + 1, memo, active);
+        active.erase(f);
+        memo[f] = size;
+      }
+    }
+    if (depth < options.limits.maxGraphDepth)
+      for (const auto &a : node.attribute()) {
+        if (a.has_g())
+          size += inlinedSize(a.g().node(), depth + 1, memo, active);
+        for (const auto &sg : a.graphs())
+          size += inlinedSize(sg.node(), depth + 1, memo, active);
+      }
+    total = std::min(cap, total + std::min(cap, size));
+  }
+  return total;
+}
+
+namespace {
+using AttrBindings = std::map<std::string, const onnx::AttributeProto *>;
+
+void bindGraph(onnx::GraphProto &g, const AttrBindings &attrs,
+               const std::set<std::string> &absent);
+
+/// Prepares a copy of a function body node for inlining: an attribute that
+/// refers to an attribute of the function (ref_attr_name) takes the call's
+/// value, else the function's default, else it is left out (ONNX); an input
+/// naming a formal input the call omits becomes "" (absent). Subgraphs are
+/// bound too: their nodes see the function's attributes and inputs.
+void bindNode(onnx::NodeProto &node, const AttrBindings &attrs,
+              const std::set<std::string> &absent) {
+  for (auto &in : *node.mutable_input())
+    if (absent.count(in))
+      in.clear();
+  auto *list = node.mutable_attribute();
+  for (int i = 0; i < list->size();) {
+    onnx::AttributeProto &a = *list->Mutable(i);
+    if (!a.ref_attr_name().empty()) {
+      auto it = attrs.find(a.ref_attr_name());
+      if (it == attrs.end()) {
+        list->DeleteSubrange(i, 1);
+        continue;
+      }
+      std::string name = a.name();
+      a = *it->second; // the caller's value: its graphs are not bound here
+      a.set_name(name);
+      a.clear_ref_attr_name();
+      ++i;
+      continue;
+    }
+    if (a.has_g())
+      bindGraph(*a.mutable_g(), attrs, absent);
+    for (auto &g : *a.mutable_graphs())
+      bindGraph(g, attrs, absent);
+    ++i;
+  }
+}
+
+void bindGraph(onnx::GraphProto &g, const AttrBindings &attrs,
+               const std::set<std::string> &absent) {
+  for (auto &node : *g.mutable_node())
+    bindNode(node, attrs, absent);
+}
+} // namespace
+
+/// Inlines a call of a model function: the body's nodes are imported in a
+/// scope of their own (the formal inputs bound to the call's values, so no
+/// name of the body can meet a name of the caller), under the function's
+/// default-domain opset, and the formal outputs become the call's outputs.
+LogicalResult Importer::importCall(NodeCtx &n, const ModelFunction &f) {
+  const onnx::FunctionProto &fp = *f.proto;
+  auto fail = [&](std::string msg) {
+    diagText = std::move(msg);
+    return failure();
+  };
+  if (llvm::is_contained(callStack, &f))
+    return fail("function '" + f.name +
+                "' calls itself; recursive functions are not supported");
+  if (n.scope->depth + 1 > options.limits.maxGraphDepth)
+    return fail("function calls and subgraphs nest deeper than " +
+                std::to_string(options.limits.maxGraphDepth) + " levels");
+  inlinedNodes += fp.node_size();
+  if (inlinedNodes > options.limits.maxNodes)
+    return fail("inlining the model's functions gives more than " +
+                std::to_string(options.limits.maxNodes) + " nodes (the limit)");
+  int64_t fnOpset = opset;
+  for (const auto &o : fp.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx")
+      fnOpset = o.version();
+  if (fnOpset < kMinOpset || fnOpset > kMaxOpset)
+    return fail("function '" + f.name + "' uses opset " +
+                std::to_string(fnOpset) +
+                " of the default ONNX domain; Plumb supports opsets " +
+                std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
+  if (n.numInputs() > fp.input_size())
+    return fail("has " + std::to_string(n.numInputs()) +
+                " inputs but function '" + f.name + "' takes " +
+                std::to_string(fp.input_size()));
+  if (n.proto.output_size() > fp.output_size())
+    return fail("has " + std::to_string(n.proto.output_size()) +
+                " outputs but function '" + f.name + "' has " +
+                std::to_string(fp.output_size()));
+
+  AttrBindings attrs;
+  for (const auto &d : f.defaults)
+    attrs[d.name()] = &d;
+  for (const auto &a : n.proto.attribute())
+    attrs[a.name()] = &a; // the call's values win over the defaults
+  Scope body;
+  body.depth = n.scope->depth + 1; // no parent: the body sees only its inputs
+  std::set<std::string> absent;
+  for (int i = 0; i < fp.input_size(); ++i) {
+    if (fp.input(i).empty())
+      continue;
+    if (Value v = n.in(i))
+      body.values[fp.input(i)] = v;
+    else
+      absent.insert(fp.input(i));
+  }
+  onnx::GraphProto g;
+  for (const auto &node : fp.node()) {
+    onnx::NodeProto *copy = g.add_node();
+    *copy = node;
+    bindNode(*copy, attrs, absent);
+  }
+  for (const auto &o : fp.output())
+    g.add_output()->set_name(o);
+
+  int64_t savedOpset = opset;
+  std::string savedPrefix = locPrefix;
+  opset = fnOpset;
+  locPrefix +=
+      describeNode(n.proto, n.index) + " > function '" + f.name + "' > ";
+  callStack.push_back(&f);
+  failedNode.clear();
+  SmallVector<Value> outs;
+  LogicalResult r = importGraphInScope(g, body, outs);
+  callStack.pop_back();
+  locPrefix = savedPrefix;
+  opset = savedOpset;
+  if (failed(r))
+    return fail("in function '" + f.name + "': " +
+                (failedNode.empty() ? diagText : failedNode + ": " + diagText));
+  for (int i = 0; i < n.proto.output_size(); ++i)
+    n.outputs.push_back(outs[i]);
+  return success();
 }
 
 LogicalResult Importer::importNode(const onnx::NodeProto &node, int64_t index,
@@ -327,18 +519,25 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int64_t index,
     }
     n.inputs.push_back(v);
   }
-  auto handler = opHandlers().find(node.op_type());
-  if (handler == opHandlers().end()) {
-    diagText = "unsupported operator " + node.op_type();
-    failedNode = describeNode(node, index);
-    return failure();
-  }
-  diagText.clear();
-  if (failed(handler->second(*this, n))) {
-    failedNode = describeNode(node, index);
-    if (diagText.empty())
-      diagText = "could not be imported";
-    return failure();
+  if (const ModelFunction *f = functionFor(node)) {
+    if (failed(importCall(n, *f))) {
+      failedNode = describeNode(node, index);
+      return failure();
+    }
+  } else {
+    auto handler = opHandlers().find(node.op_type());
+    if (handler == opHandlers().end()) {
+      diagText = "unsupported operator " + node.op_type();
+      failedNode = describeNode(node, index);
+      return failure();
+    }
+    diagText.clear();
+    if (failed(handler->second(*this, n))) {
+      failedNode = describeNode(node, index);
+      if (diagText.empty())
+        diagText = "could not be imported";
+      return failure();
+    }
   }
   int used = 0;
   for (int i = 0; i < node.output_size(); ++i) {
@@ -450,9 +649,29 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
     return nullptr;
   const onnx::GraphProto &g = model.graph();
 
+  // The model's functions (IR >= 8), by (domain, name, overload).
+  for (const auto &f : model.functions()) {
+    ModelFunction mf;
+    mf.proto = &f;
+    std::string overload = overloadOf(f);
+    mf.name = (f.domain().empty() ? std::string() : f.domain() + ".") +
+              f.name() + (overload.empty() ? std::string() : ":" + overload);
+    if (!functionAttributeDefaults(f, mf.defaults, err))
+      return nullptr;
+    std::string name = mf.name;
+    if (!functions
+             .emplace(functionKey(f.domain(), f.name(), overload),
+                      std::move(mf))
+             .second) {
+      err = {"model defines function '" + name + "' twice", 1};
+      return nullptr;
+    }
+  }
+
   // Every unsupported operator at once, before any other work.
   std::vector<std::string> unsupported;
-  collectUnsupported(g, unsupported, 0);
+  std::set<const ModelFunction *> seen;
+  collectUnsupported(g.node(), "", unsupported, 0, seen);
   if (!unsupported.empty()) {
     std::sort(unsupported.begin(), unsupported.end());
     std::string msg = "unsupported operators: ";
@@ -460,6 +679,19 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
       msg += (i ? ", " : "") + unsupported[i];
     err = {msg, 1};
     return nullptr;
+  }
+
+  // Function calls inline their bodies: a model of few nodes can expand to
+  // exponentially many (each function calling the previous one twice).
+  if (!functions.empty()) {
+    std::map<const ModelFunction *, int64_t> memo;
+    std::set<const ModelFunction *> active;
+    if (inlinedSize(g.node(), 0, memo, active) > options.limits.maxNodes) {
+      err = {"inlining the model's functions gives more than " +
+                 std::to_string(options.limits.maxNodes) + " nodes (the limit)",
+             1};
+      return nullptr;
+    }
   }
 
   // Collect diagnostics as text for the failing node's message.

@@ -50,6 +50,9 @@ LogicalResult needInputs(Importer &im, NodeCtx &n, int64_t lo, int64_t hi) {
 
 bool isFloat(Value v) { return Importer::eltOf(v).isF32(); }
 
+FailureOr<Value> reshapeTo(Importer &im, NodeCtx &n, Value v,
+                           ArrayRef<int64_t> shape);
+
 LogicalResult requireFloat(Importer &im, NodeCtx &n, Value v) {
   if (!isFloat(v))
     return im.error(n) << "expects float tensors, got "
@@ -116,6 +119,17 @@ LogicalResult hardSigmoid(Importer &im, NodeCtx &n) {
                                           im.b.getF32FloatAttr(*beta)));
 }
 
+/// IsNaN (opset 9): not(x == x), true exactly for NaN (IEEE equality).
+LogicalResult isNaN(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
+    return failure();
+  auto t = Importer::tensorType(Importer::shapeOf(n.in(0)), im.b.getI1Type());
+  auto eq = im.make<EqualOp>(n, t, n.in(0), n.in(0));
+  if (failed(eq))
+    return failure();
+  return setOut(n, im.make<NotOp>(n, t, *eq));
+}
+
 LogicalResult leakyRelu(Importer &im, NodeCtx &n) {
   if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
     return failure();
@@ -126,6 +140,13 @@ LogicalResult leakyRelu(Importer &im, NodeCtx &n) {
                                         im.b.getF32FloatAttr(*alpha)));
 }
 
+/// Clip. Bounds known at import become plumb.clip's attributes. A bound
+/// computed at run time (opset >= 11 takes the bounds as inputs) makes the
+/// node plumb.max(x, min) then plumb.min(., max), with the bound tensor as
+/// the second operand (reshaped to a scalar when it has a single element
+/// of higher rank): plumb.clip is defined as min(max(x, lo), hi) with the
+/// same Max and Min (NaN propagation, -0 < +0), so the bits are the same
+/// (docs/dialect.md).
 LogicalResult clip(Importer &im, NodeCtx &n) {
   if (failed(needInputs(im, n, 1, 3)) || failed(requireFloat(im, n, n.in(0))))
     return failure();
@@ -136,21 +157,51 @@ LogicalResult clip(Importer &im, NodeCtx &n) {
     if (failed(a) || failed(c))
       return failure();
     lo = *a, hi = *c;
-  } else {
-    for (int i = 1; i <= 2; ++i) {
-      if (!n.in(i))
-        continue;
-      auto v = im.constFloats(n, i, i == 1 ? "min" : "max");
-      if (failed(v))
-        return failure();
-      if (v->size() != 1)
-        return im.error(n) << "Clip bounds must be scalars";
-      (i == 1 ? lo : hi) = (*v)[0];
-    }
+    return setOut(n, im.make<ClipOp>(n, n.in(0).getType(), n.in(0),
+                                     im.b.getF32FloatAttr(lo),
+                                     im.b.getF32FloatAttr(hi)));
   }
-  return setOut(n, im.make<ClipOp>(n, n.in(0).getType(), n.in(0),
-                                   im.b.getF32FloatAttr(lo),
-                                   im.b.getF32FloatAttr(hi)));
+  bool dynamic = false;
+  for (int i = 1; i <= 2; ++i) {
+    Value v = n.in(i);
+    if (!v)
+      continue;
+    StringRef what = i == 1 ? "min" : "max";
+    if (!isFloat(v))
+      return im.error(n) << "input '" << what << "' must be a float tensor, "
+                         << "got " << Importer::eltOf(v);
+    if (mlir::cast<RankedTensorType>(v.getType()).getNumElements() != 1)
+      return im.error(n) << "Clip bounds must be scalars";
+    auto c = im.constant(v);
+    if (!c) {
+      dynamic = true;
+      continue;
+    }
+    (i == 1 ? lo : hi) = c->f[0];
+  }
+  if (!dynamic)
+    return setOut(n, im.make<ClipOp>(n, n.in(0).getType(), n.in(0),
+                                     im.b.getF32FloatAttr(lo),
+                                     im.b.getF32FloatAttr(hi)));
+  Value y = n.in(0);
+  for (int i = 1; i <= 2; ++i) {
+    Value bound = n.in(i);
+    if (!bound)
+      continue;
+    if (!Importer::shapeOf(bound).empty()) {
+      auto r = reshapeTo(im, n, bound, {});
+      if (failed(r))
+        return failure();
+      bound = *r;
+    }
+    FailureOr<Value> z =
+        i == 1 ? im.make<MaxOp>(n, y.getType(), ValueRange{y, bound})
+               : im.make<MinOp>(n, y.getType(), ValueRange{y, bound});
+    if (failed(z))
+      return failure();
+    y = *z;
+  }
+  return out0(n, y), success();
 }
 
 LogicalResult gelu(Importer &im, NodeCtx &n) {
@@ -281,13 +332,37 @@ LogicalResult castOp(Importer &im, NodeCtx &n) {
   if (failed(needInputs(im, n, 1, 1)))
     return failure();
   auto to = im.attrInt(n, "to", std::nullopt);
-  if (failed(to))
+  // `saturate` (opset 19) and `round_mode` (opset 24) only change casts to
+  // the float8 types, which Plumb refuses below: checked, then ignored.
+  auto saturate = im.attrInt(n, "saturate", 1);
+  auto round = im.attrString(n, "round_mode", std::string("up"));
+  if (failed(to) || failed(saturate) || failed(round))
     return failure();
+  if (*round != "up" && *round != "down" && *round != "nearest")
+    return im.error(n) << "round_mode '" << *round
+                       << "' is not valid (up, down or nearest)";
   DType dt;
   if (!dtypeFromOnnx((int32_t)*to, dt))
     return im.error(n) << "cast to " << onnxTypeName((int32_t)*to)
                        << " is not supported (float, int64, int32, bool)";
   auto t = Importer::tensorType(Importer::shapeOf(n.in(0)), im.mlirType(dt));
+  return setOut(n, im.make<CastOp>(n, t, n.in(0)));
+}
+
+/// CastLike (opset 15): Cast to the element type of input 1 (whose values
+/// are not used), with Cast's attributes. onnxscript's functions use it.
+LogicalResult castLike(Importer &im, NodeCtx &n) {
+  if (failed(needInputs(im, n, 2, 2)))
+    return failure();
+  auto saturate = im.attrInt(n, "saturate", 1);
+  auto round = im.attrString(n, "round_mode", std::string("up"));
+  if (failed(saturate) || failed(round))
+    return failure();
+  if (*round != "up" && *round != "down" && *round != "nearest")
+    return im.error(n) << "round_mode '" << *round
+                       << "' is not valid (up, down or nearest)";
+  auto t = Importer::tensorType(Importer::shapeOf(n.in(0)),
+                                Importer::eltOf(n.in(1)));
   return setOut(n, im.make<CastOp>(n, t, n.in(0)));
 }
 
@@ -509,6 +584,11 @@ LogicalResult flatten(Importer &im, NodeCtx &n) {
 FailureOr<SmallVector<int64_t>> axesOf(Importer &im, NodeCtx &n, int64_t idx,
                                        bool fromInput) {
   if (fromInput) {
+    // An `axes` attribute where the opset takes an input would be ignored
+    // (and the node reduce or squeeze everything): refused instead.
+    if (im.attr(n, "axes"))
+      return im.error(n) << "has an 'axes' attribute, but at opset " << n.opset
+                         << " axes are the node's input " << idx;
     if (!n.in(idx))
       return SmallVector<int64_t>{};
     return im.constInts(n, idx, "axes");
@@ -626,6 +706,9 @@ LogicalResult split(Importer &im, NodeCtx &n) {
   if (failed(a))
     return failure();
   SmallVector<int64_t> sizes;
+  if (n.opset >= 13 && im.attr(n, "split"))
+    return im.error(n) << "has a 'split' attribute, but at opset " << n.opset
+                       << " the sizes are the node's input 1";
   if (n.opset >= 13 && n.in(1)) {
     auto s = im.constInts(n, 1, "split");
     if (failed(s))
@@ -638,6 +721,33 @@ LogicalResult split(Importer &im, NodeCtx &n) {
     sizes = *s;
   }
   int64_t outs = n.proto.output_size();
+  const onnx::AttributeProto *numOutputs =
+      n.opset >= 18 ? im.attr(n, "num_outputs") : nullptr;
+  if (numOutputs) {
+    // Opset 18: num_outputs parts of ceil(dim / num_outputs), the last one
+    // smaller (what is left, possibly 0: onnx's reference and shape
+    // inference).
+    auto k = im.attrInt(n, "num_outputs", std::nullopt);
+    if (failed(k))
+      return failure();
+    if (n.in(1))
+      return im.error(n) << "has both the 'split' input and the "
+                            "'num_outputs' attribute";
+    if (*k < 1)
+      return im.error(n) << "num_outputs must be >= 1, got " << *k;
+    if (*k != outs)
+      return im.error(n) << "num_outputs is " << *k << " but the node has "
+                         << outs << " outputs";
+    int64_t dim = in[*a], chunk = (dim + *k - 1) / *k;
+    int64_t last = dim - chunk * (*k - 1);
+    if (last < 0)
+      return im.error(n) << "cannot split dimension of size " << dim << " into "
+                         << *k << " parts of " << chunk
+                         << " (the last part would have " << last
+                         << " elements)";
+    sizes.assign(*k - 1, chunk);
+    sizes.push_back(last);
+  }
   if (sizes.empty()) {
     if (outs < 1 || in[*a] % outs != 0)
       return im.error(n) << "cannot split dimension of size " << in[*a]
@@ -737,6 +847,17 @@ LogicalResult gatherND(Importer &im, NodeCtx &n) {
   GatherNDOp::Adaptor adaptor(operands, DictionaryAttr(), props);
   if (failed(GatherNDOp::inferReturnTypes(&im.ctx, n.loc, adaptor, types)))
     return failure();
+  // Indices known at import are checked here, naming the dimension.
+  if (auto idx = im.constant(n.in(1))) {
+    auto data = Importer::shapeOf(n.in(0));
+    int64_t k = Importer::shapeOf(n.in(1)).back();
+    for (size_t e = 0; e < idx->i.size(); ++e) {
+      int64_t d = *b + (int64_t)(e % k), v = idx->i[e];
+      if (v < -data[d] || v >= data[d])
+        return im.error(n) << "index " << v << " is out of range for "
+                           << "dimension " << d << " of size " << data[d];
+    }
+  }
   return setOut(n, im.make<GatherNDOp>(n, types[0], n.in(0), n.in(1),
                                        im.b.getI64IntegerAttr(*b)));
 }
@@ -796,6 +917,51 @@ LogicalResult tile(Importer &im, NodeCtx &n) {
                                    im.b.getDenseI64ArrayAttr(*reps)));
 }
 
+/// Pad mode 'wrap' (opset 19): output index o of a dimension of size d
+/// reads input index (o - begin) mod d, as if the data were a torus. Each
+/// padded dimension becomes a plumb.tile of enough copies and a plumb.slice
+/// starting at (-begin) mod d; both only move bits.
+LogicalResult padWrap(Importer &im, NodeCtx &n, ArrayRef<int64_t> pads) {
+  Value v = n.in(0);
+  int64_t rank = Importer::shapeOf(v).size();
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t begin = pads[d], end = pads[rank + d];
+    if (begin == 0 && end == 0)
+      continue;
+    Shape in(Importer::shapeOf(v));
+    int64_t size = in[d];
+    if (size == 0)
+      return im.error(n) << "wrap padding of dimension " << d
+                         << ", which is empty";
+    int64_t start = (size - begin % size) % size, want = 0, copies = 0;
+    if (__builtin_add_overflow(begin, end, &want) ||
+        __builtin_add_overflow(want, size + start, &want))
+      return im.error(n) << "pads overflow";
+    copies = (want + size - 1) / size;
+    SmallVector<int64_t> reps(rank, 1);
+    reps[d] = copies;
+    auto ts = shapes::tile(in, reps, im.emitter(n));
+    if (failed(ts) || failed(shapes::numElements(*ts, im.emitter(n))))
+      return failure();
+    auto tiled =
+        im.make<TileOp>(n, Importer::tensorType(*ts, Importer::eltOf(v)), v,
+                        im.b.getDenseI64ArrayAttr(reps));
+    if (failed(tiled))
+      return failure();
+    Shape out = in;
+    out[d] = size + begin + end;
+    SmallVector<int64_t> starts(rank, 0), steps(rank, 1);
+    starts[d] = start;
+    auto sliced = im.make<SliceOp>(
+        n, Importer::tensorType(out, Importer::eltOf(v)), *tiled,
+        im.b.getDenseI64ArrayAttr(starts), im.b.getDenseI64ArrayAttr(steps));
+    if (failed(sliced))
+      return failure();
+    v = *sliced;
+  }
+  return out0(n, v), success();
+}
+
 LogicalResult pad(Importer &im, NodeCtx &n) {
   auto in = Importer::shapeOf(n.in(0));
   Type elt = Importer::eltOf(n.in(0));
@@ -849,14 +1015,23 @@ LogicalResult pad(Importer &im, NodeCtx &n) {
       value = im.b.getIntegerAttr(elt, 0);
     }
   }
-  if (*mode == "wrap")
-    return im.error(n) << "Pad mode 'wrap' is not supported";
   for (int64_t p : pads)
     if (p < 0)
       return im.error(n) << "negative pads (cropping) are not supported";
+  if (*mode != "constant" && *mode != "reflect" && *mode != "edge" &&
+      *mode != "wrap")
+    return im.error(n) << "Pad mode '" << *mode
+                       << "' is not valid (constant, reflect, edge or wrap)";
   auto s = shapes::pad(in, pads, im.emitter(n));
   if (failed(s))
     return failure();
+  if (*mode == "wrap") {
+    if (n.opset < 19)
+      return im.error(n) << "Pad mode 'wrap' needs opset 19 or later (the "
+                            "model uses opset "
+                         << n.opset << ")";
+    return padWrap(im, n, pads);
+  }
   auto t = Importer::tensorType(*s, elt);
   return setOut(n, im.make<PadOp>(n, t, n.in(0), im.b.getDenseI64ArrayAttr(pads),
                                   im.b.getStringAttr(*mode),
@@ -896,8 +1071,31 @@ LogicalResult reduce(Importer &im, NodeCtx &n) {
   auto s = shapes::reduce(in, *axes, *keep != 0, im.emitter(n));
   if (failed(s))
     return failure();
-  if (Importer::eltOf(n.in(0)).isInteger(1))
-    return im.error(n) << "reductions of bool tensors are not supported";
+  if (Importer::eltOf(n.in(0)).isInteger(1)) {
+    // Opset 20: ReduceMax and ReduceMin of bool (False < True), i.e. any
+    // and all: computed on 0/1 as int64 (the integer type the reduction
+    // kernels take) and cast back (nonzero is true).
+    constexpr bool maxOrMin = std::is_same<OpTy, ReduceMaxOp>::value ||
+                              std::is_same<OpTy, ReduceMinOp>::value;
+    if (!maxOrMin || n.opset < 20)
+      return im.error(n) << "reductions of bool tensors are not supported"
+                         << (maxOrMin ? " before opset 20" : "");
+    for (int64_t a : *axes)
+      if (in[a] == 0)
+        return im.error(n) << "reducing the empty dimension " << a
+                           << " of a bool tensor is not supported";
+    Type i64 = im.b.getI64Type();
+    auto wide = im.make<CastOp>(n, Importer::tensorType(in, i64), n.in(0));
+    if (failed(wide))
+      return failure();
+    auto r = im.make<OpTy>(n, Importer::tensorType(*s, i64), *wide,
+                           im.b.getDenseI64ArrayAttr(*axes),
+                           im.b.getBoolAttr(*keep != 0), TreeAttr());
+    if (failed(r))
+      return failure();
+    return setOut(
+        n, im.make<CastOp>(n, Importer::tensorType(*s, im.b.getI1Type()), *r));
+  }
   auto t = Importer::tensorType(*s, Importer::eltOf(n.in(0)));
   return setOut(n, im.make<OpTy>(n, t, n.in(0), im.b.getDenseI64ArrayAttr(*axes),
                                  im.b.getBoolAttr(*keep != 0), TreeAttr()));
@@ -975,6 +1173,7 @@ const llvm::StringMap<OpHandler> &opHandlers() {
     t["Dropout"] = dropout;
     t["HardSigmoid"] = hardSigmoid;
     t["HardSwish"] = unary<HardSwishOp, true>;
+    t["IsNaN"] = isNaN;
     t["LeakyRelu"] = leakyRelu;
     t["Clip"] = clip;
     t["Gelu"] = gelu;
@@ -995,6 +1194,7 @@ const llvm::StringMap<OpHandler> &opHandlers() {
     t["Min"] = variadic<MinOp>;
     t["Where"] = where;
     t["Cast"] = castOp;
+    t["CastLike"] = castLike;
     t["Constant"] = constant;
     t["Shape"] = shape;
     t["Size"] = size;

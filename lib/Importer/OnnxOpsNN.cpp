@@ -534,10 +534,21 @@ LogicalResult lrn(Importer &im, NodeCtx &n) {
   return setOut(n, im.make<DivOp>(n, xt, n.in(0), *den));
 }
 
+/// Resize. Opset 18 adds `axes` (scales/sizes then name only those
+/// dimensions; the others keep scale 1 and their size), `antialias` and
+/// `keep_aspect_ratio_policy` (with sizes: not_larger / not_smaller use one
+/// scale, the min / max of sizes[i] / in[axes[i]] in f32, for every listed
+/// axis, and the output size round_half_up(scale * in)). Opset 19 adds
+/// coordinate_transformation_mode half_pixel_symmetric, which is half_pixel
+/// exactly when scale * in (f32) is the output size on every dimension (its
+/// offset is then 0) and is refused otherwise. antialias only changes
+/// linear and cubic downscaling, which are refused (and is not valid with
+/// nearest); cubic is refused.
 LogicalResult resize(Importer &im, NodeCtx &n) {
   if (failed(need(im, n, 1, 4)) || failed(floats(im, n, {0})))
     return failure();
   auto x = Importer::shapeOf(n.in(0));
+  int64_t rank = x.size();
   auto mode = im.attrString(n, "mode", std::string("nearest"));
   auto ctm = im.attrString(n, "coordinate_transformation_mode",
                            std::string(n.opset < 11 ? "asymmetric" : "half_pixel"));
@@ -546,57 +557,140 @@ LogicalResult resize(Importer &im, NodeCtx &n) {
   auto exclude = im.attrInt(n, "exclude_outside", 0);
   if (failed(mode) || failed(ctm) || failed(nm) || failed(exclude))
     return failure();
+  int64_t antialias = 0;
+  std::string policy = "stretch";
+  SmallVector<int64_t> axes;
+  bool haveAxes = false;
+  if (n.opset >= 18) {
+    auto aa = im.attrInt(n, "antialias", 0);
+    auto kp =
+        im.attrString(n, "keep_aspect_ratio_policy", std::string("stretch"));
+    auto ax = im.attrInts(n, "axes", SmallVector<int64_t>{});
+    if (failed(aa) || failed(kp) || failed(ax))
+      return failure();
+    antialias = *aa, policy = *kp;
+    haveAxes = im.attr(n, "axes") != nullptr;
+    SmallVector<bool> seen(rank, false);
+    for (int64_t a : *ax) {
+      auto na = shapes::normalizeAxis(a, rank, im.emitter(n));
+      if (failed(na))
+        return failure();
+      if (seen[*na])
+        return im.error(n) << "axis " << a << " is repeated in 'axes'";
+      seen[*na] = true;
+      axes.push_back(*na);
+    }
+  }
+  if (!haveAxes)
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
   if (*mode != "nearest" && *mode != "linear")
     return im.error(n) << "Resize mode '" << *mode
                        << "' is not supported (nearest, linear)";
   if (*ctm == "tf_crop_and_resize" || *ctm == "tf_half_pixel_for_nn")
     return im.error(n) << "coordinate_transformation_mode '" << *ctm
                        << "' is not supported";
-  SmallVector<float> scales;
-  SmallVector<int64_t> out;
+  if (*ctm == "half_pixel_symmetric" && n.opset < 19)
+    return im.error(n) << "coordinate_transformation_mode "
+                          "'half_pixel_symmetric' needs opset 19 or later "
+                          "(the model uses opset "
+                       << n.opset << ")";
+  if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller")
+    return im.error(n) << "keep_aspect_ratio_policy '" << policy
+                       << "' is not valid (stretch, not_larger, not_smaller)";
+  SmallVector<float> scales(rank, 1.0f);
+  SmallVector<int64_t> out(x.begin(), x.end());
   int64_t scalesIdx = n.opset < 11 ? 1 : 2, sizesIdx = n.opset < 11 ? -1 : 3;
-  bool haveScales = false;
+  int64_t count = axes.size();
+  SmallVector<float> given;
   if (n.in(scalesIdx)) {
     auto lit = im.constant(n.in(scalesIdx));
     if (!lit || !lit->isFloat)
-      return im.error(n) << "scales must be a float tensor known at import";
-    if (lit->size() > 0) {
-      haveScales = true;
-      scales.assign(lit->f.begin(), lit->f.end());
-    }
+      return im.error(n) << "input 'scales' must be a float tensor known at "
+                            "import time (it is computed from model inputs; "
+                            "bind them with --input-shape/--input-value)";
+    given.assign(lit->f.begin(), lit->f.end());
   }
-  if (haveScales) {
-    if (scales.size() != x.size())
-      return im.error(n) << "scales has " << scales.size() << " values for rank "
-                         << x.size();
-    for (size_t i = 0; i < x.size(); ++i) {
-      if (!(scales[i] > 0.0f) || !std::isfinite(scales[i]))
+  if (!given.empty()) {
+    if ((int64_t)given.size() != count)
+      return im.error(n) << "scales has " << given.size() << " values for "
+                         << (haveAxes ? "the " + std::to_string(count) + " axes"
+                                      : "rank " + std::to_string(rank));
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t d = axes[i];
+      if (!(given[i] > 0.0f) || !std::isfinite(given[i]))
         return im.error(n) << "scales must be positive and finite";
-      out.push_back((int64_t)std::floor((double)x[i] * (double)scales[i]));
+      scales[d] = given[i];
+      out[d] = (int64_t)std::floor((double)x[d] * (double)given[i]);
     }
   } else if (sizesIdx >= 0 && n.in(sizesIdx)) {
     auto sz = im.constInts(n, sizesIdx, "sizes");
     if (failed(sz))
       return failure();
-    if (sz->size() != x.size())
-      return im.error(n) << "sizes has " << sz->size() << " values for rank "
-                         << x.size();
-    out = *sz;
-    for (size_t i = 0; i < x.size(); ++i)
-      scales.push_back((float)out[i] / (float)x[i]);
+    if ((int64_t)sz->size() != count)
+      return im.error(n) << "sizes has " << sz->size() << " values for "
+                         << (haveAxes ? "the " + std::to_string(count) + " axes"
+                                      : "rank " + std::to_string(rank));
+    for (int64_t i = 0; i < count; ++i) {
+      if ((*sz)[i] < 0)
+        return im.error(n) << "sizes must not be negative, got " << (*sz)[i];
+      if (x[axes[i]] == 0)
+        return im.error(n) << "cannot resize dimension " << axes[i]
+                           << ", which is empty";
+    }
+    if (policy == "stretch") {
+      for (int64_t i = 0; i < count; ++i) {
+        int64_t d = axes[i];
+        out[d] = (*sz)[i];
+        scales[d] = (float)out[d] / (float)x[d];
+      }
+    } else {
+      float s = 0.0f;
+      for (int64_t i = 0; i < count; ++i) {
+        float r = (float)(*sz)[i] / (float)x[axes[i]];
+        s = i == 0 ? r
+                   : (policy == "not_larger" ? std::min(s, r) : std::max(s, r));
+      }
+      for (int64_t d : axes) {
+        scales[d] = s;
+        out[d] = (int64_t)std::floor((double)s * (double)x[d] + 0.5);
+      }
+    }
   } else {
     return im.error(n) << "Resize needs scales or sizes";
   }
   if (*mode == "linear")
-    for (size_t i = 0; i + 2 < x.size() && i < 2; ++i)
+    for (int64_t i = 0; i + 2 < rank && i < 2; ++i)
       if (scales[i] != 1.0f)
         return im.error(n) << "linear Resize of batch or channel dimensions "
                               "is not supported";
+  // antialias is for linear and cubic: onnx's reference and onnxruntime
+  // refuse it with nearest.
+  if (antialias != 0 && *mode == "nearest")
+    return im.error(n) << "antialias=1 is not valid with mode 'nearest'";
+  if (antialias != 0 && *mode == "linear")
+    for (int64_t d = 0; d < rank; ++d)
+      if (scales[d] < 1.0f)
+        return im.error(n) << "antialias=1 with linear downscaling "
+                              "(dimension "
+                           << d << ", scale " << scales[d]
+                           << ") is not supported";
+  std::string coord = *ctm;
+  if (coord == "half_pixel_symmetric") {
+    for (int64_t d = 0; d < rank; ++d)
+      if (scales[d] * (float)x[d] != (float)out[d])
+        return im.error(n) << "coordinate_transformation_mode "
+                              "'half_pixel_symmetric' with a fractional "
+                              "output size (dimension "
+                           << d << ": " << x[d] << " * " << scales[d]
+                           << ") is not supported";
+    coord = "half_pixel"; // the same coordinates when the offset is 0
+  }
   if (failed(shapes::numElements(out, im.emitter(n))))
     return failure();
   auto t = Importer::tensorType(out, im.b.getF32Type());
   return setOut(n, im.make<ResizeOp>(n, t, n.in(0), im.b.getStringAttr(*mode),
-                                     im.b.getStringAttr(*ctm),
+                                     im.b.getStringAttr(coord),
                                      im.b.getStringAttr(*nm),
                                      im.b.getDenseF32ArrayAttr(scales)));
 }
@@ -801,6 +895,16 @@ static LogicalResult ifOpImpl(Importer &im, NodeCtx &n) {
                          << n.proto.output_size();
     n.outputs.append(outs.begin(), outs.end());
     return success();
+  }
+  // ONNX allows any single-element condition ([1], [1, 1], ...);
+  // plumb.if takes a scalar or [1] (as before), so other shapes are
+  // reshaped to a scalar (a reshape only reinterprets the element).
+  if (Importer::shapeOf(cond).size() > 1) {
+    auto r = im.make<ReshapeOp>(
+        n, Importer::tensorType({}, Importer::eltOf(cond)), cond);
+    if (failed(r))
+      return failure();
+    cond = *r;
   }
   auto thenR = std::make_unique<Region>();
   auto elseR = std::make_unique<Region>();

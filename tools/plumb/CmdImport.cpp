@@ -22,7 +22,7 @@ void printImportHelp(FILE *f) {
       "                    [--dim SYMBOL=N]... [--input-value NAME=V]...\n"
       "                    [--no-canonicalize]\n"
       "\n"
-      "Imports an ONNX model (opsets 7 to 17) into the plumb dialect with a\n"
+      "Imports an ONNX model (opsets 7 to 25) into the plumb dialect with a\n"
       "static shape for every tensor, folding shape computations, runs the\n"
       "plumb-canonicalize pipeline (docs/canonical.md) and writes the IR as\n"
       "MLIR text (to stdout without -o). Large weights are written as\n"

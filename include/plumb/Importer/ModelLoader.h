@@ -20,6 +20,8 @@
 #include <vector>
 
 namespace onnx {
+class AttributeProto;
+class FunctionProto;
 class ModelProto;
 class GraphProto;
 class NodeProto;
@@ -67,9 +69,17 @@ struct ImportError {
 bool loadModelFile(const std::string &path, onnx::ModelProto &model,
                    const LoadLimits &limits, ImportError &err);
 
+/// The default-domain opsets and IR versions Plumb imports. Every semantic
+/// change the ONNX operator changelog lists between opsets 7 and 25 for the
+/// operators Plumb imports is honoured (docs/dialect.md); IR versions 11 to 13
+/// only add data types (refused by name) and fields the importer ignores.
+constexpr int64_t kMinOpset = 7, kMaxOpset = 25;
+constexpr int64_t kMinIrVersion = 3, kMaxIrVersion = 13;
+
 /// Checks IR version and opset imports. Fills `defaultOpset` with the version
-/// of the default ("" / "ai.onnx") domain. Accepts opsets 7..17 of the default
-/// domain; other domains are allowed only if no node uses them (checked later).
+/// of the default ("" / "ai.onnx") domain. Accepts opsets kMinOpset..kMaxOpset
+/// of the default domain; other domains are allowed only if no node uses them
+/// except as calls of the model's own functions (checked later).
 bool checkModelHeader(const onnx::ModelProto &model, int64_t &defaultOpset,
                       ImportError &err);
 
@@ -80,6 +90,19 @@ bool checkModelHeader(const onnx::ModelProto &model, int64_t &defaultOpset,
 bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
                   const LoadLimits &limits, const std::string &what,
                   TensorValue &out, ImportError &err);
+
+/// Fields newer than the ONNX protos Plumb builds against (Debian's ONNX
+/// 1.12, IR 8). Protobuf keeps them as unknown fields; these read them from
+/// there (or from the generated accessor when the protos know them).
+/// NodeProto.overload and FunctionProto.overload (IR 10): "" when absent.
+std::string overloadOf(const onnx::NodeProto &node);
+std::string overloadOf(const onnx::FunctionProto &function);
+/// FunctionProto.attribute_proto (IR 9): the function's attributes that have
+/// default values. False with `err` (naming the function) when one does not
+/// parse.
+bool functionAttributeDefaults(const onnx::FunctionProto &function,
+                               std::vector<onnx::AttributeProto> &out,
+                               ImportError &err);
 
 /// Maps an ONNX TensorProto data type to DType; false for unsupported ones.
 bool dtypeFromOnnx(int32_t onnxType, DType &out);

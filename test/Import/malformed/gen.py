@@ -335,6 +335,90 @@ def case_unknown_ops():
                                       [fvi("y", [1, 4])]).SerializeToString()}
 
 
+def case_ir13_types():
+    """The data types of IR 9 to 13 (float8, int4, float4, e8m0, int2), each
+    where a tensor can hold it: graph input, initializer, Constant, Cast."""
+    out = {}
+    relu = [helper.make_node("Relu", ["x"], ["y"], name="r")]
+    for t in ("FLOAT8E4M3FN", "FLOAT8E5M2FNUZ", "UINT4", "INT2"):
+        elem = getattr(TensorProto, t)
+        m = model(relu, [fvi("x", [1, 4], elem)], [fvi("y", [1, 4], elem)],
+                  opset=25)
+        m.ir_version = 13
+        out["input_%s.onnx" % t.lower()] = m.SerializeToString()
+    # Initializer of type INT4 (22), raw data of two packed nibbles.
+    w = TensorProto()
+    w.name = "w4"
+    w.data_type = TensorProto.INT4
+    w.dims.extend([2, 2])
+    w.raw_data = bytes([0x21, 0x43])
+    m = model([helper.make_node("Add", ["x", "w4"], ["y"], name="add")],
+              [fvi("x", [2, 2])], [fvi("y", [2, 2])], [w], opset=25)
+    m.ir_version = 13
+    out["initializer_int4.onnx"] = m.SerializeToString()
+    # Constant holding FLOAT4E2M1 (23).
+    c = TensorProto()
+    c.data_type = TensorProto.FLOAT4E2M1
+    c.dims.extend([2])
+    c.raw_data = bytes([0x21])
+    m = model([helper.make_node("Constant", [], ["c"], name="k", value=c),
+               helper.make_node("Add", ["x", "c"], ["y"], name="add")],
+              [fvi("x", [2])], [fvi("y", [2])], opset=25)
+    m.ir_version = 13
+    out["constant_float4.onnx"] = m.SerializeToString()
+    # Cast to FLOAT8E8M0 (24), with the opset-24 attributes.
+    m = model([helper.make_node("Cast", ["x"], ["y"], name="c",
+                                to=TensorProto.FLOAT8E8M0, saturate=1,
+                                round_mode="up")],
+              [fvi("x", [2])], [fvi("y", [2], TensorProto.FLOAT8E8M0)],
+              opset=25)
+    m.ir_version = 13
+    out["cast_e8m0.onnx"] = m.SerializeToString()
+    return out
+
+
+def case_ir13_fields():
+    """A valid model at IR 13 / opset 25 that uses the fields newer than the
+    protos Plumb builds against: metadata_props on the model, graph, nodes,
+    value infos, initializers and functions, a node's device_configurations
+    and overload, the model's multi-device configuration, and an unused
+    function with a default attribute. Plumb ignores them all."""
+    w = numpy_helper.from_array(np.array([1.0, -2.0, 3.0, -4.0],
+                                         dtype=np.float32).reshape(1, 4), "w")
+    w.metadata_props.add(key="origin", value="weight")
+    add = helper.make_node("Add", ["x", "w"], ["t"], name="add")
+    add.metadata_props.add(key="pkg.torch.onnx.stack_trace", value="here")
+    dc = add.device_configurations.add()
+    dc.configuration_id = "two-gpus"
+    relu = helper.make_node("Relu", ["t"], ["y"], name="r")
+    relu.overload = ""
+    x = fvi("x", [1, 4])
+    x.metadata_props.add(key="role", value="input")
+    m = model([add, relu], [x], [fvi("y", [1, 4])], [w], opset=25)
+    m.graph.metadata_props.add(key="graph", value="main")
+    m.metadata_props.add(key="model", value="ir13")
+    cfg = m.configuration.add()
+    cfg.name = "two-gpus"
+    cfg.num_devices = 2
+    f = helper.make_function("unused.dom", "F", ["a"], ["b"],
+                             [helper.make_node("Neg", ["a"], ["b"])],
+                             [helper.make_opsetid("", 25)],
+                             attributes=[], overload="v2")
+    f.attribute_proto.add().CopyFrom(helper.make_attribute("k", 3))
+    f.metadata_props.add(key="f", value="meta")
+    m.functions.append(f)
+    m.opset_import.append(helper.make_opsetid("unused.dom", 1))
+    m.ir_version = 13
+    return {"ir13_fields.onnx": m.SerializeToString()}
+
+
+def case_ir14():
+    m = model([helper.make_node("Relu", ["x"], ["y"], name="r")],
+              [fvi("x", [1, 4])], [fvi("y", [1, 4])], opset=25)
+    m.ir_version = 14
+    return {"ir14.onnx": m.SerializeToString()}
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items())
          if name.startswith("case_")}
 

@@ -521,6 +521,14 @@ TEST(ModelLoaderHeader, Valid) {
   EXPECT_EQ(opset, 7);
   EXPECT_TRUE(checkModelHeader(makeModel(10, 17), opset, err));
   EXPECT_EQ(opset, 17);
+  // torch's dynamo exporter (opsets 18 to 20, IR 10) and onnx 1.20 (opset
+  // 25, IR 13).
+  EXPECT_TRUE(checkModelHeader(makeModel(10, 18), opset, err));
+  EXPECT_EQ(opset, 18);
+  EXPECT_TRUE(checkModelHeader(makeModel(13, 25), opset, err));
+  EXPECT_EQ(opset, 25);
+  EXPECT_TRUE(checkModelHeader(makeModel(11, 22), opset, err));
+  EXPECT_EQ(opset, 22);
 }
 
 TEST(ModelLoaderHeader, AiOnnxDomainAndOthers) {
@@ -543,20 +551,23 @@ TEST(ModelLoaderHeader, Errors) {
   EXPECT_FALSE(checkModelHeader(m, opset, err));
   EXPECT_EQ(err.message, "model has no IR version (ir_version)");
 
-  EXPECT_FALSE(checkModelHeader(makeModel(11, 13), opset, err));
+  EXPECT_FALSE(checkModelHeader(makeModel(14, 13), opset, err));
   EXPECT_EQ(err.message,
-            "model has IR version 11; Plumb supports IR versions 3 to 10");
+            "model has IR version 14; Plumb supports IR versions 3 to 13");
   EXPECT_FALSE(checkModelHeader(makeModel(2, 13), opset, err));
   EXPECT_EQ(err.message,
-            "model has IR version 2; Plumb supports IR versions 3 to 10");
+            "model has IR version 2; Plumb supports IR versions 3 to 13");
 
   EXPECT_FALSE(checkModelHeader(makeModel(8, 30), opset, err));
   EXPECT_EQ(err.message, "model uses opset 30 of the default ONNX domain; "
-                         "Plumb supports opsets 7 to 17");
+                         "Plumb supports opsets 7 to 25");
   EXPECT_EQ(err.exitCode, 1);
+  EXPECT_FALSE(checkModelHeader(makeModel(13, 26), opset, err));
+  EXPECT_EQ(err.message, "model uses opset 26 of the default ONNX domain; "
+                         "Plumb supports opsets 7 to 25");
   EXPECT_FALSE(checkModelHeader(makeModel(8, 6), opset, err));
   EXPECT_EQ(err.message, "model uses opset 6 of the default ONNX domain; "
-                         "Plumb supports opsets 7 to 17");
+                         "Plumb supports opsets 7 to 25");
 
   m = makeModel();
   m.clear_opset_import();
@@ -783,6 +794,24 @@ TEST(ModelLoaderTensor, UnsupportedTypes) {
   EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
   EXPECT_EQ(err.message, "initializer 'h' has unsupported data type DOUBLE "
                          "(Plumb supports FLOAT, INT64, INT32 and BOOL)");
+  // The types of IR 9 to 13, numbers the protos Plumb builds against do not
+  // name: refused by name, never parsed.
+  const std::pair<int, const char *> newer[] = {
+      {17, "FLOAT8E4M3FN"}, {18, "FLOAT8E4M3FNUZ"},
+      {19, "FLOAT8E5M2"},   {20, "FLOAT8E5M2FNUZ"},
+      {21, "UINT4"},        {22, "INT4"},
+      {23, "FLOAT4E2M1"},   {24, "FLOAT8E8M0"},
+      {25, "UINT2"},        {26, "INT2"}};
+  for (auto [number, name] : newer) {
+    t.set_data_type(number);
+    t.set_raw_data(std::string(3, '\x11'));
+    EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
+    EXPECT_EQ(err.message,
+              std::string("initializer 'h' has unsupported data "
+                          "type ") +
+                  name + " (Plumb supports FLOAT, INT64, INT32 and BOOL)");
+  }
+  t.clear_raw_data();
   t.set_data_type(99);
   EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
   EXPECT_EQ(err.message, "initializer 'h' has unsupported data type number 99 "
@@ -790,6 +819,62 @@ TEST(ModelLoaderTensor, UnsupportedTypes) {
   t.clear_data_type();
   EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
   EXPECT_EQ(err.message, "initializer 'h' has no data type");
+}
+
+//===----------------------------------------------------------------------===//
+// Fields newer than the protos (IR 9 and 10)
+//===----------------------------------------------------------------------===//
+
+/// A length-delimited field as protobuf writes it (field numbers < 16 and
+/// lengths < 128 here).
+std::string lengthField(int number, const std::string &payload) {
+  return std::string(1, char((number << 3) | 2)) +
+         std::string(1, char(payload.size())) + payload;
+}
+
+TEST(ModelLoaderNewerFields, NodeOverload) {
+  onnx::NodeProto node;
+  node.set_op_type("F");
+  EXPECT_EQ(overloadOf(node), "");
+  // NodeProto.overload = 8 (IR 10), unknown to the protos: kept as an
+  // unknown field and read from there; the last occurrence wins.
+  std::string bytes =
+      node.SerializeAsString() + lengthField(8, "first") + lengthField(8, "v2");
+  onnx::NodeProto parsed;
+  ASSERT_TRUE(parsed.ParseFromString(bytes));
+  EXPECT_EQ(parsed.op_type(), "F");
+  EXPECT_EQ(overloadOf(parsed), "v2");
+}
+
+TEST(ModelLoaderNewerFields, FunctionOverloadAndDefaults) {
+  onnx::FunctionProto f;
+  f.set_name("F");
+  f.set_domain("local");
+  onnx::AttributeProto alpha;
+  alpha.set_name("alpha");
+  alpha.set_type(onnx::AttributeProto::FLOAT);
+  alpha.set_f(0.5f);
+  // attribute_proto = 11 (IR 9), overload = 13 (IR 10).
+  std::string bytes = f.SerializeAsString() +
+                      lengthField(11, alpha.SerializeAsString()) +
+                      lengthField(13, "fast");
+  onnx::FunctionProto parsed;
+  ASSERT_TRUE(parsed.ParseFromString(bytes));
+  EXPECT_EQ(overloadOf(parsed), "fast");
+  std::vector<onnx::AttributeProto> defaults;
+  ImportError err;
+  ASSERT_TRUE(functionAttributeDefaults(parsed, defaults, err)) << err.message;
+  ASSERT_EQ(defaults.size(), 1u);
+  EXPECT_EQ(defaults[0].name(), "alpha");
+  EXPECT_EQ(defaults[0].f(), 0.5f);
+
+  // A default that does not parse names the function.
+  onnx::FunctionProto bad;
+  ASSERT_TRUE(
+      bad.ParseFromString(f.SerializeAsString() + lengthField(11, "\xff\xff")));
+  EXPECT_FALSE(functionAttributeDefaults(bad, defaults, err));
+  EXPECT_EQ(err.message, "function 'local.F' has a default attribute value "
+                         "(attribute_proto) that does not parse");
 }
 
 //===----------------------------------------------------------------------===//
