@@ -52,8 +52,45 @@ struct NodeCtx {
 class Importer;
 using OpHandler = mlir::LogicalResult (*)(Importer &, NodeCtx &);
 
-/// The handler table: ONNX op type -> handler.
-const llvm::StringMap<OpHandler> &opHandlers();
+/// Element types an operator takes (what `plumb import --list-ops` prints).
+enum OpTypes : unsigned {
+  kF32 = 1,
+  kI64 = 2,
+  kI32 = 4,
+  kBool = 8,
+  kInt = kI64 | kI32,
+  kNum = kF32 | kInt,
+  kAll = kNum | kBool,
+  /// Known, and refused by its handler with an explanation (not listed).
+  kRefused = 0,
+};
+
+/// One ONNX operator of the default domain the importer handles: its
+/// handler, the first opset it is imported from (7, Plumb's first, unless the
+/// operator is newer), and the element types of its data operands.
+struct OpEntry {
+  OpHandler handler = nullptr;
+  int64_t sinceOpset = 7;
+  unsigned types = kF32;
+};
+
+/// The handler table: ONNX op type -> entry. Handlers register with `add`.
+class OpTable {
+public:
+  void add(llvm::StringRef op, OpHandler h, unsigned types, int64_t since = 7) {
+    entries[op] = OpEntry{h, since < 7 ? 7 : since, types};
+  }
+  const OpEntry *find(llvm::StringRef op) const {
+    auto it = entries.find(op);
+    return it == entries.end() ? nullptr : &it->second;
+  }
+  const llvm::StringMap<OpEntry> &all() const { return entries; }
+
+private:
+  llvm::StringMap<OpEntry> entries;
+};
+
+const OpTable &opHandlers();
 
 class Importer {
 public:

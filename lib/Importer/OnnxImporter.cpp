@@ -315,7 +315,7 @@ void Importer::collectUnsupported(
                            out, depth + 1, seen);
     } else {
       bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
-      if (!defaultDomain || !table.count(node.op_type())) {
+      if (!defaultDomain || !table.find(node.op_type())) {
         std::string name = node.op_type();
         if (!defaultDomain)
           name = node.domain() + "." + name;
@@ -525,14 +525,14 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int64_t index,
       return failure();
     }
   } else {
-    auto handler = opHandlers().find(node.op_type());
-    if (handler == opHandlers().end()) {
+    const OpEntry *handler = opHandlers().find(node.op_type());
+    if (!handler) {
       diagText = "unsupported operator " + node.op_type();
       failedNode = describeNode(node, index);
       return failure();
     }
     diagText.clear();
-    if (failed(handler->second(*this, n))) {
+    if (failed(handler->handler(*this, n))) {
       failedNode = describeNode(node, index);
       if (diagText.empty())
         diagText = "could not be imported";

@@ -16,7 +16,7 @@ using namespace mlir;
 namespace plumb {
 namespace importer {
 
-void registerNNHandlers(llvm::StringMap<OpHandler> &table);
+void registerNNHandlers(OpTable &table);
 
 namespace {
 
@@ -1153,74 +1153,74 @@ LogicalResult softmax(Importer &im, NodeCtx &n) {
 
 } // namespace
 
-void registerNNHandlers(llvm::StringMap<OpHandler> &table);
+void registerNNHandlers(OpTable &table);
 
-const llvm::StringMap<OpHandler> &opHandlers() {
-  static const llvm::StringMap<OpHandler> table = [] {
-    llvm::StringMap<OpHandler> t;
-    t["Neg"] = unary<NegOp, false>;
-    t["Abs"] = unary<AbsOp, false>;
-    t["Reciprocal"] = unary<ReciprocalOp, true>;
-    t["Sqrt"] = unary<SqrtOp, true>;
-    t["Exp"] = unary<ExpOp, true>;
-    t["Log"] = unary<LogOp, true>;
-    t["Tanh"] = unary<TanhOp, true>;
-    t["Sigmoid"] = unary<SigmoidOp, true>;
-    t["Erf"] = unary<ErfOp, true>;
-    t["Relu"] = unary<ReluOp, false>;
-    t["Not"] = unary<NotOp, false>;
-    t["Identity"] = identity;
-    t["Dropout"] = dropout;
-    t["HardSigmoid"] = hardSigmoid;
-    t["HardSwish"] = unary<HardSwishOp, true>;
-    t["IsNaN"] = isNaN;
-    t["LeakyRelu"] = leakyRelu;
-    t["Clip"] = clip;
-    t["Gelu"] = gelu;
-    t["Add"] = binary<AddOp, false>;
-    t["Sub"] = binary<SubOp, false>;
-    t["Mul"] = binary<MulOp, false>;
-    t["Div"] = binary<DivOp, false>;
-    t["Pow"] = pow;
-    t["Equal"] = binary<EqualOp, true>;
-    t["Less"] = binary<LessOp, true>;
-    t["LessOrEqual"] = binary<LessOrEqualOp, true>;
-    t["Greater"] = binary<GreaterOp, true>;
-    t["GreaterOrEqual"] = binary<GreaterOrEqualOp, true>;
-    t["And"] = binary<AndOp, false>;
-    t["Or"] = binary<OrOp, false>;
-    t["Sum"] = variadic<SumOp>;
-    t["Max"] = variadic<MaxOp>;
-    t["Min"] = variadic<MinOp>;
-    t["Where"] = where;
-    t["Cast"] = castOp;
-    t["CastLike"] = castLike;
-    t["Constant"] = constant;
-    t["Shape"] = shape;
-    t["Size"] = size;
-    t["ConstantOfShape"] = constantOfShape;
-    t["Range"] = range;
-    t["Reshape"] = reshape;
-    t["Flatten"] = flatten;
-    t["Squeeze"] = squeeze;
-    t["Unsqueeze"] = unsqueeze;
-    t["Transpose"] = transpose;
-    t["Concat"] = concat;
-    t["Split"] = split;
-    t["Slice"] = slice;
-    t["Gather"] = gather;
-    t["GatherND"] = gatherND;
-    t["Expand"] = expand;
-    t["Tile"] = tile;
-    t["Pad"] = pad;
-    t["ReduceSum"] = reduce<ReduceSumOp>;
-    t["ReduceMean"] = reduce<ReduceMeanOp>;
-    t["ReduceMax"] = reduce<ReduceMaxOp>;
-    t["ReduceMin"] = reduce<ReduceMinOp>;
-    t["ReduceProd"] = reduce<ReduceProdOp>;
-    t["ArgMax"] = argMax;
-    t["Softmax"] = softmax<SoftmaxOp>;
-    t["LogSoftmax"] = softmax<LogSoftmaxOp>;
+const OpTable &opHandlers() {
+  static const OpTable table = [] {
+    OpTable t;
+    t.add("Neg", unary<NegOp, false>, kNum);
+    t.add("Abs", unary<AbsOp, false>, kNum);
+    t.add("Reciprocal", unary<ReciprocalOp, true>, kF32);
+    t.add("Sqrt", unary<SqrtOp, true>, kF32);
+    t.add("Exp", unary<ExpOp, true>, kF32);
+    t.add("Log", unary<LogOp, true>, kF32);
+    t.add("Tanh", unary<TanhOp, true>, kF32);
+    t.add("Sigmoid", unary<SigmoidOp, true>, kF32);
+    t.add("Erf", unary<ErfOp, true>, kF32, 9);
+    t.add("Relu", unary<ReluOp, false>, kNum);
+    t.add("Not", unary<NotOp, false>, kBool);
+    t.add("Identity", identity, kAll);
+    t.add("Dropout", dropout, kF32);
+    t.add("HardSigmoid", hardSigmoid, kF32);
+    t.add("HardSwish", unary<HardSwishOp, true>, kF32, 14);
+    t.add("IsNaN", isNaN, kF32, 9);
+    t.add("LeakyRelu", leakyRelu, kF32);
+    t.add("Clip", clip, kF32);
+    t.add("Gelu", gelu, kF32, 20);
+    t.add("Add", binary<AddOp, false>, kNum);
+    t.add("Sub", binary<SubOp, false>, kNum);
+    t.add("Mul", binary<MulOp, false>, kNum);
+    t.add("Div", binary<DivOp, false>, kNum);
+    t.add("Pow", pow, kNum);
+    t.add("Equal", binary<EqualOp, true>, kAll);
+    t.add("Less", binary<LessOp, true>, kNum);
+    t.add("LessOrEqual", binary<LessOrEqualOp, true>, kNum, 12);
+    t.add("Greater", binary<GreaterOp, true>, kNum);
+    t.add("GreaterOrEqual", binary<GreaterOrEqualOp, true>, kNum, 12);
+    t.add("And", binary<AndOp, false>, kBool);
+    t.add("Or", binary<OrOp, false>, kBool);
+    t.add("Sum", variadic<SumOp>, kNum);
+    t.add("Max", variadic<MaxOp>, kNum);
+    t.add("Min", variadic<MinOp>, kNum);
+    t.add("Where", where, kAll, 9);
+    t.add("Cast", castOp, kAll);
+    t.add("CastLike", castLike, kAll, 15);
+    t.add("Constant", constant, kAll);
+    t.add("Shape", shape, kAll);
+    t.add("Size", size, kAll);
+    t.add("ConstantOfShape", constantOfShape, kAll, 9);
+    t.add("Range", range, kF32 | kI64 | kI32, 11);
+    t.add("Reshape", reshape, kAll);
+    t.add("Flatten", flatten, kAll);
+    t.add("Squeeze", squeeze, kAll);
+    t.add("Unsqueeze", unsqueeze, kAll);
+    t.add("Transpose", transpose, kAll);
+    t.add("Concat", concat, kAll);
+    t.add("Split", split, kAll);
+    t.add("Slice", slice, kAll);
+    t.add("Gather", gather, kAll);
+    t.add("GatherND", gatherND, kAll, 11);
+    t.add("Expand", expand, kAll, 8);
+    t.add("Tile", tile, kAll);
+    t.add("Pad", pad, kAll);
+    t.add("ReduceSum", reduce<ReduceSumOp>, kF32 | kI64);
+    t.add("ReduceMean", reduce<ReduceMeanOp>, kF32 | kI64);
+    t.add("ReduceMax", reduce<ReduceMaxOp>, kF32 | kI64 | kBool);
+    t.add("ReduceMin", reduce<ReduceMinOp>, kF32 | kI64 | kBool);
+    t.add("ReduceProd", reduce<ReduceProdOp>, kF32 | kI64);
+    t.add("ArgMax", argMax, kF32 | kI64);
+    t.add("Softmax", softmax<SoftmaxOp>, kF32);
+    t.add("LogSoftmax", softmax<LogSoftmaxOp>, kF32);
     registerNNHandlers(t);
     return t;
   }();
@@ -1230,12 +1230,28 @@ const llvm::StringMap<OpHandler> &opHandlers() {
 const std::vector<std::string> &supportedOnnxOps() {
   static const std::vector<std::string> ops = [] {
     std::vector<std::string> v;
-    for (auto &kv : opHandlers())
-      v.push_back(kv.first().str());
+    for (auto &kv : opHandlers().all())
+      if (kv.second.types != kRefused)
+        v.push_back(kv.first().str());
     std::sort(v.begin(), v.end());
     return v;
   }();
   return ops;
+}
+
+std::vector<SupportedOp> supportedOps() {
+  std::vector<SupportedOp> v;
+  static const std::pair<unsigned, const char *> kNames[] = {
+      {kF32, "float32"}, {kI64, "int64"}, {kI32, "int32"}, {kBool, "bool"}};
+  for (const std::string &name : supportedOnnxOps()) {
+    const OpEntry *e = opHandlers().find(name);
+    SupportedOp op{name, e->sinceOpset, kMaxOpset, {}};
+    for (auto [bit, text] : kNames)
+      if (e->types & bit)
+        op.types.push_back(text);
+    v.push_back(std::move(op));
+  }
+  return v;
 }
 
 } // namespace importer

@@ -1035,25 +1035,26 @@ static LogicalResult scanOp(Importer &im, NodeCtx &n) {
                         "recurrence unrolled or as LSTM/GRU";
 }
 
-void registerNNHandlers(llvm::StringMap<OpHandler> &t) {
-  t["MatMul"] = matmul;
-  t["Gemm"] = gemm;
-  t["Conv"] = conv;
-  t["ConvTranspose"] = convTranspose;
-  t["MaxPool"] = maxPool;
-  t["AveragePool"] = averagePool;
-  t["GlobalAveragePool"] = globalPool<GlobalAveragePoolOp>;
-  t["GlobalMaxPool"] = globalPool<GlobalMaxPoolOp>;
-  t["BatchNormalization"] = batchNorm;
-  t["LayerNormalization"] = layerNorm;
-  t["InstanceNormalization"] = instanceNorm;
-  t["LRN"] = lrn;
-  t["Resize"] = resize;
-  t["LSTM"] = lstm;
-  t["GRU"] = gru;
-  t["If"] = ifOpImpl;
-  t["Loop"] = loopOp;
-  t["Scan"] = scanOp;
+void registerNNHandlers(OpTable &t) {
+  t.add("MatMul", matmul, kF32);
+  t.add("Gemm", gemm, kF32);
+  t.add("Conv", conv, kF32);
+  t.add("ConvTranspose", convTranspose, kF32);
+  t.add("MaxPool", maxPool, kF32);
+  t.add("AveragePool", averagePool, kF32);
+  t.add("GlobalAveragePool", globalPool<GlobalAveragePoolOp>, kF32);
+  t.add("GlobalMaxPool", globalPool<GlobalMaxPoolOp>, kF32);
+  t.add("BatchNormalization", batchNorm, kF32);
+  t.add("LayerNormalization", layerNorm, kF32, 17);
+  t.add("InstanceNormalization", instanceNorm, kF32);
+  t.add("LRN", lrn, kF32);
+  t.add("Resize", resize, kF32, 10);
+  t.add("LSTM", lstm, kF32);
+  t.add("GRU", gru, kF32);
+  t.add("If", ifOpImpl, kAll);
+  t.add("Loop", loopOp, kAll);
+  t.add("Scan", scanOp, kRefused, 8);
+
 }
 
 } // namespace importer

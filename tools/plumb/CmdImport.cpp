@@ -21,6 +21,7 @@ void printImportHelp(FILE *f) {
       "usage: plumb import MODEL.onnx [-o OUT.mlir] [--input-shape NAME=DIMS]...\n"
       "                    [--dim SYMBOL=N]... [--input-value NAME=V]...\n"
       "                    [--no-canonicalize]\n"
+      "       plumb import --list-ops [--format text|json]\n"
       "\n"
       "Imports an ONNX model (opsets 7 to 25) into the plumb dialect with a\n"
       "static shape for every tensor, folding shape computations, runs the\n"
@@ -39,15 +40,59 @@ void printImportHelp(FILE *f) {
       "                            computations and If conditions fold\n"
       "  --no-canonicalize         write the IR as imported (file order, no\n"
       "                            trees, no constant folding)\n"
+      "  --list-ops                print the supported ONNX operators (default\n"
+      "                            domain) with their opsets and element types\n"
+      "  --format text|json        the --list-ops format (default text)\n"
       "  -h, --help                show this help\n"
       "\n"
       "exit status: 0 success, 1 the model cannot be imported, 2 usage error\n");
 }
 
+namespace {
+/// --list-ops: one line (or JSON object) per operator.
+int listOps(const std::string &format) {
+  std::vector<importer::SupportedOp> ops = importer::supportedOps();
+  if (format == "json") {
+    std::string s = "{\"opsets\":[" + std::to_string(importer::kMinOpset) +
+                    "," + std::to_string(importer::kMaxOpset) +
+                    "],\"ir_versions\":[" +
+                    std::to_string(importer::kMinIrVersion) + "," +
+                    std::to_string(importer::kMaxIrVersion) + "],\"ops\":[";
+    for (size_t i = 0; i < ops.size(); ++i) {
+      s += std::string(i ? "," : "") + "{\"name\":\"" + ops[i].name +
+           "\",\"opsets\":[" + std::to_string(ops[i].firstOpset) + "," +
+           std::to_string(ops[i].lastOpset) + "],\"types\":[";
+      for (size_t t = 0; t < ops[i].types.size(); ++t)
+        s += std::string(t ? "," : "") + "\"" + ops[i].types[t] + "\"";
+      s += "]}";
+    }
+    s += "]}\n";
+    std::fwrite(s.data(), 1, s.size(), stdout);
+    return 0;
+  }
+  std::printf("%zu ONNX operators (default domain, opsets %lld to %lld; IR "
+              "versions %lld to %lld):\n",
+              ops.size(), (long long)importer::kMinOpset,
+              (long long)importer::kMaxOpset,
+              (long long)importer::kMinIrVersion,
+              (long long)importer::kMaxIrVersion);
+  for (const importer::SupportedOp &op : ops) {
+    std::string types;
+    for (size_t t = 0; t < op.types.size(); ++t)
+      types += (t ? ", " : "") + op.types[t];
+    std::printf("  %-24s opsets %2lld-%lld  %s\n", op.name.c_str(),
+                (long long)op.firstOpset, (long long)op.lastOpset,
+                types.c_str());
+  }
+  return 0;
+}
+} // namespace
+
 int cmdImport(std::vector<std::string> args) {
   const char *cmd = "import";
   importer::ImportOptions opts;
-  std::string model, output;
+  std::string model, output, format = "text";
+  bool list = false;
   CommandLine cl{cmd, printImportHelp, {}, &model};
   cl.unexpectedNote = " (one model at a time)";
   cl.dashIsPositional = true;
@@ -58,8 +103,19 @@ int cmdImport(std::vector<std::string> args) {
     return std::string();
   }));
   addImportOptions(cl.options, opts);
+  cl.options.push_back(flag({"--list-ops"}, list));
+  cl.options.push_back(choice({"--format"}, format, {"text", "json"},
+                              "option '--format' needs text or json"));
+  cl.noPositional = nullptr; // --list-ops takes none
   if (int r = cl.parse(args); r >= 0)
     return r;
+  if (list) {
+    if (!model.empty())
+      return usageError("--list-ops takes no model", cmd);
+    return listOps(format);
+  }
+  if (model.empty())
+    return usageError("no model given", cmd);
 
   auto ctx = driver::makeContext();
   int exitCode = 0;

@@ -80,7 +80,7 @@ int CommandLine::parse(const std::vector<std::string> &args) const {
     }
   }
   if (positional && positional->empty())
-    return usageError(noPositional, cmd);
+    return noPositional ? usageError(noPositional, cmd) : -1;
   return -1;
 }
 

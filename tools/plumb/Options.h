@@ -47,7 +47,8 @@ struct CommandLine {
   void (*help)(FILE *);
   std::vector<Option> options;
   std::string *positional = nullptr;
-  /// The usage error when the positional argument is absent.
+  /// The usage error when the positional argument is absent (null: it is
+  /// optional).
   const char *noPositional = "no model given";
   /// Added to "unexpected argument 'X'".
   const char *unexpectedNote = "";

@@ -36,6 +36,18 @@ mlir::OwningOpRef<mlir::ModuleOp> importOnnxFile(mlir::MLIRContext &ctx,
 /// The ONNX operator types (default domain) the importer maps.
 const std::vector<std::string> &supportedOnnxOps();
 
+/// One supported operator as `plumb import --list-ops` prints it.
+struct SupportedOp {
+  std::string name;
+  int64_t firstOpset, lastOpset;
+  /// Element types of its data operands ("float32", "int64", ...).
+  std::vector<std::string> types;
+};
+/// Every supported operator of the default domain, sorted by name (those
+/// the importer only recognises to refuse with an explanation are not).
+std::vector<SupportedOp> supportedOps();
+
+
 } // namespace importer
 } // namespace plumb
 
