@@ -220,7 +220,7 @@ def classify(err):
 
 def unsupported_ops(err):
     """Op names from Plumb's 'unsupported operators: A (node ...), B (...)'."""
-    m = re.search(r"unsupported operators?:? (.*)", err or "")
+    m = re.search(r"unsupported operators?:? ([^\n]*)", err or "")
     if not m:
         return []
     ops = set()
@@ -232,9 +232,9 @@ def unsupported_ops(err):
 
 
 def feature_op(err):
-    """The op type a node-level error names, e.g. "node 12 'Resize_3'
-    (Resize)"; '' when none."""
-    m = re.search(r"\(([A-Za-z][A-Za-z0-9_.]*)\)", err or "")
+    """The op type a node-level error names, as in "node 'Clip_28' (Clip,
+    #28): ..."; '' when none."""
+    m = re.search(r"\(([A-Za-z][A-Za-z0-9_.]*), #\d+\)", err or "")
     return m.group(1) if m else ""
 
 
@@ -263,7 +263,7 @@ class Checker:
                                      os.path.join(wdir, "probe17.mlir"), *opts)
         e = first_error(rc, out, err)
         os.remove(probe)
-        return rc == 0, e
+        return rc == 0, e, err
 
     def check(self, model_dir, convert=False):
         import onnx
@@ -303,11 +303,11 @@ class Checker:
         if rc != 0:
             r["error"] = first_error(rc, out, err)
             r["reason"], r["reason_detail"] = classify(r["error"])
-            r["unsupported"] = unsupported_ops(r["error"])
+            r["unsupported"] = unsupported_ops(err)
             if r["reason"] in ("opset refused", "IR version refused"):
-                ok, e = self.header_probe(path, wdir, opts)
+                ok, e, full = self.header_probe(path, wdir, opts)
                 r["probe17"] = "imports" if ok else e
-                r["unsupported"] = unsupported_ops(e)
+                r["unsupported"] = unsupported_ops(full)
             return r
         r["reached"] = "import"
         bundle = os.path.join(wdir, "model.plumb")
@@ -368,6 +368,31 @@ class Checker:
             r["reached"] = "match"
         if not self.a.no_timing:
             self.timing(r, path, bundle, inputs, meta)
+        if not self.a.keep_work:
+            shutil.rmtree(wdir, ignore_errors=True)
+        return r
+
+    def retime(self, model_dir, r):
+        """Timing only, for a model an earlier run found matching."""
+        import onnx
+        meta = json.load(open(os.path.join(model_dir, "meta.json")))
+        wdir = os.path.join(self.work, r["name"])
+        shutil.rmtree(wdir, ignore_errors=True)
+        os.makedirs(wdir)
+        path = os.path.join(model_dir, "model.onnx")
+        opts = import_options(meta, onnx.load(path, load_external_data=False))
+        bundle = os.path.join(wdir, "model.plumb")
+        rc, out, err, t = self.plumb("compile", path, "-o", bundle, "--target",
+                                     "cpu", "--quiet", *opts,
+                                     timeout=self.a.compile_timeout)
+        if rc != 0:
+            r["timing_error"] = "compile: " + first_error(rc, out, err)
+            return r
+        for k in [k for k in r if k.startswith(("plumb_ms_", "ort_ms_",
+                                                "ratio_t", "repeat_t"))]:
+            del r[k]
+        r.pop("timing_error", None)
+        self.timing(r, path, bundle, os.path.join(model_dir, "inputs"), meta)
         if not self.a.keep_work:
             shutil.rmtree(wdir, ignore_errors=True)
         return r
@@ -517,6 +542,11 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--work", help="scratch folder (default: a temporary one)")
     ap.add_argument("--keep-work", action="store_true")
+    ap.add_argument("--resume", help="a JSON file from an earlier run: its "
+                    "models are taken from it, not checked again")
+    ap.add_argument("--retime", action="store_true",
+                    help="with --resume: time again the models it found "
+                    "matching (and nothing else)")
     args = ap.parse_args()
     args.threads = [int(t) for t in args.threads.split(",")]
     args.plumb = os.path.abspath(args.plumb)
@@ -530,6 +560,13 @@ def main():
                            glob.glob(os.path.join(d, "*", "meta.json")))
     skipped = []
     todo = []
+    earlier, earlier_conv = {}, {}
+    retime = []
+    if args.resume and os.path.exists(args.resume):
+        j = json.load(open(args.resume))
+        earlier = {r["name"]: r for r in j["models"]
+                   if r["reached"] != "not built"}
+        earlier_conv = {r["name"]: r for r in j.get("converted17", [])}
     for d in dirs:
         meta = json.load(open(os.path.join(d, "meta.json")))
         if args.only and not any(
@@ -541,13 +578,18 @@ def main():
                 os.path.join(d, "model.onnx")):
             skipped.append(meta)
             continue
+        if meta["name"] in earlier:
+            if args.retime and earlier[meta["name"]]["reached"] == "match":
+                retime.append(d)
+            continue
+        if args.retime:
+            continue
         todo.append(d)
     work = args.work or tempfile.mkdtemp(prefix="plumb-zoo-")
     os.makedirs(work, exist_ok=True)
     env = dict(os.environ)
     env.setdefault("PLUMB_CACHE_DIR", os.path.join(work, ".cache"))
     ck = Checker(args, env, work)
-    results = []
 
     def one(d):
         t0 = time.perf_counter()
@@ -570,7 +612,14 @@ def main():
             extra.append(c)
         return r, extra
 
-    converted = []
+    for d in retime:
+        name = json.load(open(os.path.join(d, "meta.json")))["name"]
+        r = ck.retime(d, earlier[name])
+        print("%-50s retimed %s" % (name, " ".join(
+            "%.2f" % r["ratio_t%d" % n] if r.get("ratio_t%d" % n) else "-"
+            for n in args.threads)), flush=True)
+    results = list(earlier.values())
+    converted = list(earlier_conv.values())
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         for r, extra in pool.map(one, todo):
             results.append(r)
