@@ -450,6 +450,14 @@ def summarize(results, threads):
             ops.setdefault(op, []).append(r["name"])
     s["missing_ops"] = {k: sorted(v) for k, v in sorted(
         ops.items(), key=lambda kv: (-len(kv[1]), kv[0]))}
+    # Distinct architectures (an arch exported twice counts once) and the
+    # models this op alone blocks (the op set is all that is missing).
+    by = {r["name"]: r for r in results}
+    s["missing_ops_archs"] = {k: len({n.split("__")[0].split("@")[0]
+                                      for n in v}) for k, v in ops.items()}
+    s["missing_ops_sole"] = {k: sorted(n for n in v
+                                       if by[n].get("unsupported") == [k])
+                             for k, v in ops.items()}
     feats = {}
     for r in results:
         if r.get("reason") == "unsupported op feature":
@@ -486,10 +494,13 @@ def markdown(results, summary, threads, title, args):
         L.append("| %s | %d | %s |" % (k, len(v), ", ".join(v)))
     L += ["", "## Missing operators (models blocked; from the import error, or "
           "for models refused for their opset/IR, from importing a copy with "
-          "the header set to opset 17)", "", "| op | models | which |",
-          "|---|---|---|"]
+          "the header set to opset 17)", "",
+          "| op | models | architectures | only missing op in | which |",
+          "|---|---|---|---|---|"]
     for k, v in summary["missing_ops"].items():
-        L.append("| %s | %d | %s |" % (k, len(v), ", ".join(v)))
+        L.append("| %s | %d | %d | %d | %s |" % (
+            k, len(v), summary["missing_ops_archs"][k],
+            len(summary["missing_ops_sole"][k]), ", ".join(v)))
     if summary["op_features"]:
         L += ["", "## Unsupported features of supported ops", "",
               "| op | models | which |", "|---|---|---|"]
@@ -542,8 +553,9 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--work", help="scratch folder (default: a temporary one)")
     ap.add_argument("--keep-work", action="store_true")
-    ap.add_argument("--resume", help="a JSON file from an earlier run: its "
-                    "models are taken from it, not checked again")
+    ap.add_argument("--resume", help="JSON file(s) from earlier runs, "
+                    "comma-separated: their models are taken from them, not "
+                    "checked again")
     ap.add_argument("--retime", action="store_true",
                     help="with --resume: time again the models it found "
                     "matching (and nothing else)")
@@ -562,11 +574,13 @@ def main():
     todo = []
     earlier, earlier_conv = {}, {}
     retime = []
-    if args.resume and os.path.exists(args.resume):
-        j = json.load(open(args.resume))
-        earlier = {r["name"]: r for r in j["models"]
-                   if r["reached"] != "not built"}
-        earlier_conv = {r["name"]: r for r in j.get("converted17", [])}
+    for f in (args.resume.split(",") if args.resume else []):
+        if not os.path.exists(f):
+            continue
+        j = json.load(open(f))
+        earlier.update({r["name"]: r for r in j["models"]
+                        if r["reached"] != "not built"})
+        earlier_conv.update({r["name"]: r for r in j.get("converted17", [])})
     for d in dirs:
         meta = json.load(open(os.path.join(d, "meta.json")))
         if args.only and not any(

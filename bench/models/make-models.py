@@ -406,7 +406,8 @@ def hf_whisper():
         vocab_size=VOCAB, d_model=256, encoder_layers=4, decoder_layers=1,
         encoder_attention_heads=4, decoder_attention_heads=4,
         encoder_ffn_dim=1024, decoder_ffn_dim=1024, num_mel_bins=80,
-        max_source_positions=250, max_target_positions=64)
+        max_source_positions=250, max_target_positions=64, pad_token_id=0,
+        bos_token_id=1, eos_token_id=2, decoder_start_token_id=1)
     enc = transformers.WhisperModel(cfg).get_encoder().eval()
     g = gen("hf_whisper_encoder")
     feats = torch.randn(1, 80, 500, generator=g) * 0.5
@@ -569,6 +570,15 @@ class TCN(nn.Module):
         for b in self.blocks:
             h = h + b(h)
         return self.head(h.mean(dim=2))
+
+
+# nn.MultiheadAttention's fused fast path (eval, no grad) has no ONNX export
+# in the legacy exporter; users then turn it off. Both forms are in the set.
+arch("seq_transformer_s2s_nofastpath", "ours: the same nn.Transformer, "
+     "exported with torch.backends.mha fast path off", nofastpath=True)(seq2seq)
+arch("tv_vit_b_16_nofastpath", "torchvision 0.29.2 vit_b_16(weights=None) "
+     "@112, exported with the MHA fast path off", nofastpath=True)(
+    tv("vit_b_16", 112, image_size=112))
 
 
 @arch("seq_tcn_kws", "ours: dilated causal TCN over 40 MFCC x 100 frames")
@@ -829,7 +839,9 @@ def export(name, spec, exporter, out_dir, dynamic):
     kw = dict(input_names=names, output_names=info.get("output_names"))
     t0 = time.perf_counter()
     log = io.StringIO()
+    fast = torch.backends.mha.get_fastpath_enabled()
     try:
+        torch.backends.mha.set_fastpath_enabled(not spec.get("nofastpath"))
         with torch.no_grad(), warnings.catch_warnings(), \
                 contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
             warnings.simplefilter("ignore")
@@ -837,9 +849,17 @@ def export(name, spec, exporter, out_dir, dynamic):
                 if dynamic:
                     # Dim.DYNAMIC: torch infers the ranges (position
                     # tables bound the sequence) and equal dims across inputs.
-                    kw["dynamic_shapes"] = tuple(
+                    specs = tuple(
                         {a: torch.export.Dim.DYNAMIC for a in dynamic.get(n, {})}
                         or None for n in names)
+                    # forward(*args) takes all inputs as one argument.
+                    import inspect
+                    params = list(inspect.signature(
+                        model.forward).parameters.values())
+                    if len(params) == 1 and \
+                            params[0].kind == params[0].VAR_POSITIONAL:
+                        specs = (specs,)
+                    kw["dynamic_shapes"] = specs
                 torch.onnx.export(model, args, path, dynamo=True,
                                   external_data=False, **kw)
             else:
@@ -857,6 +877,8 @@ def export(name, spec, exporter, out_dir, dynamic):
         if os.path.exists(path):
             os.remove(path)
         return entry
+    finally:
+        torch.backends.mha.set_fastpath_enabled(fast)
     entry["export_s"] = round(time.perf_counter() - t0, 1)
     np_feeds = [(n, t.numpy()) for n, t in feeds]
     # The exporter may drop inputs it folded away or reorder them.
