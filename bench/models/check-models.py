@@ -458,6 +458,24 @@ def summarize(results, threads):
     s["missing_ops_sole"] = {k: sorted(n for n in v
                                        if by[n].get("unsupported") == [k])
                              for k, v in ops.items()}
+    # For models refused for an opset above 17: the ops they use whose
+    # definition changed after opset 17 (the forms the opset work must add).
+    import onnx.defs
+    changed = {}
+    for r in results:
+        if r.get("reason") != "opset refused" or not r.get("opset"):
+            continue
+        for op in r.get("ops", {}):
+            if "." in op or op.startswith("(function)"):
+                continue
+            try:
+                since = onnx.defs.get_schema(op, r["opset"]).since_version
+            except Exception:  # noqa: BLE001 - not an ONNX op
+                continue
+            if since > 17:
+                changed.setdefault("%s-%d" % (op, since), []).append(r["name"])
+    s["changed_after_17"] = {k: sorted(v) for k, v in sorted(
+        changed.items(), key=lambda kv: (-len(kv[1]), kv[0]))}
     feats = {}
     for r in results:
         if r.get("reason") == "unsupported op feature":
@@ -501,6 +519,12 @@ def markdown(results, summary, threads, title, args):
         L.append("| %s | %d | %d | %d | %s |" % (
             k, len(v), summary["missing_ops_archs"][k],
             len(summary["missing_ops_sole"][k]), ", ".join(v)))
+    if summary.get("changed_after_17"):
+        L += ["", "## Ops of the models refused for opset > 17 whose definition "
+              "changed after opset 17 (OP-VERSION: the form to import)", "",
+              "| op | models | which |", "|---|---|---|"]
+        for k, v in summary["changed_after_17"].items():
+            L.append("| %s | %d | %s |" % (k, len(v), ", ".join(v)))
     if summary["op_features"]:
         L += ["", "## Unsupported features of supported ops", "",
               "| op | models | which |", "|---|---|---|"]

@@ -186,7 +186,7 @@ def read_manifest(out_dir):
 
 def manifest_tsv(entries):
     """The committed, human-readable form of a manifest."""
-    rows = ["name\tsource\texporter\tstatus\topset\tir_version\tinputs"]
+    rows = ["name\tsource\texporter\tstatus\topset\tir_version\tinputs\terror"]
     for e in sorted(entries, key=lambda e: e["name"]):
         shapes = " ".join("%s:%s[%s]" % (i["name"], i["dtype"],
                                          "x".join(str(d) for d in i["shape"]))
@@ -194,5 +194,5 @@ def manifest_tsv(entries):
         rows.append("\t".join(str(x) for x in (
             e["name"], e.get("source", ""), e.get("exporter", ""),
             e.get("status", ""), e.get("opset", ""), e.get("ir_version", ""),
-            shapes)))
+            shapes, e.get("error", "").replace("\t", " "))))
     return "\n".join(rows) + "\n"
