@@ -285,6 +285,13 @@ class Checker:
                     cm.ir_version = 10
                 path = os.path.join(wdir, "model17.onnx")
                 onnx.save(cm, path)
+                # The converter can write models that ORT refuses (e.g.
+                # ReduceMean-18's noop_with_empty_axes kept at 13): say so.
+                try:
+                    zoo_common.ort_session(path, 1)
+                except Exception as e:  # noqa: BLE001
+                    r["converted_invalid"] = "ORT refuses the converted " \
+                        "model: " + zoo_common.short_error(e)
                 r["opset"], r["ir_version"] = 17, cm.ir_version
                 r["ops"] = zoo_common.op_census(cm)
             except Exception as e:  # noqa: BLE001 - the converter's own failure
@@ -293,6 +300,16 @@ class Checker:
                 return r
         model = onnx.load(path, load_external_data=False)
         opts = import_options(meta, model)
+        if convert and r.get("converted_invalid"):
+            r["reason"] = "converter wrote an invalid model"
+            r["error"] = r["converted_invalid"]
+            # Still see how far Plumb gets with it.
+            rc, out, err, _ = self.plumb("import", path, "-o",
+                                         os.path.join(wdir, "model.mlir"), *opts)
+            r["plumb_on_invalid"] = "imports" if rc == 0 else \
+                first_error(rc, out, err)
+            r["unsupported"] = unsupported_ops(err)
+            return r
         r["import_options"] = opts
         inputs = os.path.join(model_dir, "inputs")
         refs = load_outputs(os.path.join(model_dir, "reference"))
@@ -530,6 +547,11 @@ def markdown(results, summary, threads, title, args):
               "| op | models | which |", "|---|---|---|"]
         for k, v in summary["op_features"].items():
             L.append("| %s | %d | %s |" % (k, len(v), ", ".join(v)))
+    if summary.get("not_built"):
+        L += ["", "## Not built (the export or fetch failed before Plumb; "
+              "from the manifest)", "", "| model | error |", "|---|---|"]
+        for k, v in sorted(summary["not_built"].items()):
+            L.append("| %s | %s |" % (k, (v or "").replace("|", "\\|")))
     L += ["", "## Per model", ""]
     hdr = "| model | opset | IR | reached | match | same trace |"
     hdr += "".join(" t%d ratio |" % n for n in threads)
@@ -580,6 +602,9 @@ def main():
     ap.add_argument("--resume", help="JSON file(s) from earlier runs, "
                     "comma-separated: their models are taken from them, not "
                     "checked again")
+    ap.add_argument("--redo-convert", action="store_true",
+                    help="with --resume: run the --convert diagnostic again "
+                    "for the models refused for their opset or IR version")
     ap.add_argument("--retime", action="store_true",
                     help="with --resume: time again the models it found "
                     "matching (and nothing else)")
@@ -623,6 +648,14 @@ def main():
         if args.retime:
             continue
         todo.append(d)
+    # Exports and fetches that failed have a manifest line but no meta.json.
+    seen = {os.path.basename(d) for d in dirs}
+    for m in args.models:
+        for d in m.split(","):
+            for e in zoo_common.read_manifest(d):
+                if e["name"] not in seen and e.get("status") != "ok" and (
+                        not args.only or e["name"] in args.only.split(",")):
+                    skipped.append(e)
     work = args.work or tempfile.mkdtemp(prefix="plumb-zoo-")
     os.makedirs(work, exist_ok=True)
     env = dict(os.environ)
@@ -650,6 +683,18 @@ def main():
             extra.append(c)
         return r, extra
 
+    if args.redo_convert:
+        converted_names = set()
+        for d in dirs:
+            name = json.load(open(os.path.join(d, "meta.json")))["name"]
+            r = earlier.get(name)
+            if r and r.get("reason") in ("opset refused", "IR version refused"):
+                c = ck.check(d, convert=True)
+                earlier_conv[c["name"]] = c
+                converted_names.add(c["name"])
+                print("  %-48s %-8s %s" % (c["name"], c["reached"],
+                                          (c.get("error") or "")[:120]),
+                      flush=True)
     for d in retime:
         name = json.load(open(os.path.join(d, "meta.json")))["name"]
         r = ck.retime(d, earlier[name])
@@ -685,6 +730,7 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"plumb": args.plumb, "threads": args.threads,
+                       "work": os.path.abspath(work),
                        "date": datetime.date.today().isoformat(),
                        "tolerances": TOL, "summary": summary,
                        "models": results, "converted17": converted,
@@ -697,6 +743,24 @@ def main():
                               "onnx.version_converter", args).replace(
                                   "\n# ", "\n## ", 1)
     if args.md:
+        # No machine-specific paths in a report meant for the repository.
+        subs = [(os.path.abspath(d.rstrip("/")) + "/", "<%s>/" % os.path.basename(
+            d.rstrip("/"))) for m in args.models for d in m.split(",")]
+        subs.append((os.path.abspath(work) + "/", "<work>/"))
+        for f in args.resume.split(",") if args.resume else []:
+            try:
+                w = json.load(open(f)).get("work")
+            except (OSError, ValueError):
+                w = None
+            if w:
+                subs.append((w.rstrip("/") + "/", "<work>/"))
+        root = os.path.dirname(os.path.dirname(HERE))
+        subs.append((args.plumb, os.path.relpath(args.plumb, root)
+                     if args.plumb.startswith(root + "/")
+                     else os.path.basename(args.plumb)))
+        for a, b in subs:
+            md = md.replace(a, b)
+        md = re.sub(r"/[^\s|`']*/(work-[a-z]+|plumb-zoo-[^/]+)/", "<work>/", md)
         with open(args.md, "w") as f:
             f.write(md)
     print()
