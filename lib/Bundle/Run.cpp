@@ -6,6 +6,7 @@
 #include "plumb/Bundle/Run.h"
 
 #include "plumb/Canonical/Identity.h"
+#include "plumb/Cost/Gas.h"
 #include "plumb/Driver/Inputs.h"
 #include "plumb/Driver/Pipeline.h"
 #include "plumb/Interpreter/Interpreter.h"
@@ -369,6 +370,89 @@ bool Runner::repeat(int n, llvm::ArrayRef<exec::Tensor> inputs,
   times.backgroundHashMs = bgHashMs.empty()
                                ? 1000.0 * recorder.backgroundHashSeconds()
                                : median(bgHashMs);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Profiles
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Records the time at which each node ends.
+struct TimingHook {
+  std::vector<std::chrono::steady_clock::time_point> ends;
+  static void call(void *user, int64_t node, int32_t,
+                   const plumb_tensor_view *) {
+    auto *h = static_cast<TimingHook *>(user);
+    if (node >= 0 && (size_t)node < h->ends.size())
+      h->ends[(size_t)node] = std::chrono::steady_clock::now();
+  }
+};
+} // namespace
+
+bool Runner::profile(int runs, llvm::ArrayRef<exec::Tensor> inputs,
+                     const std::vector<exec::Tensor> &first,
+                     ProfileReport &report, std::string &err) {
+  auto gas = computeGas(module, latestGasSchedule());
+  if (!gas) {
+    err = llvm::toString(gas.takeError());
+    return false;
+  }
+  const size_t n = gas->nodes.size();
+  llvm::DenseMap<mlir::Operation *, int64_t> index = trace::nodeIndexMap(func);
+  std::vector<std::vector<double>> perNode(n);
+  std::vector<double> total;
+  plumb_rt_set_threads(opts.threads);
+  for (int r = 0; r < runs; ++r) {
+    TimingHook h;
+    h.ends.assign(n, {});
+    std::vector<exec::Tensor> again;
+    auto t0 = std::chrono::steady_clock::now();
+    bool ok;
+    if (compiled()) {
+      ok = runNative(*native, *bundle, func, inputs, again, &TimingHook::call,
+                     &h, err);
+    } else {
+      auto hook = [&](mlir::Operation *op, std::vector<exec::Tensor> &) {
+        auto it = index.find(op);
+        if (it != index.end())
+          TimingHook::call(&h, it->second, 0, nullptr);
+      };
+      ok = exec::runFunctionWithHook(func, inputs, again, err, hook);
+    }
+    total.push_back(msSince(t0));
+    std::string rep = "profile run " + std::to_string(r + 1);
+    if (!ok) {
+      err = rep + ": " + err;
+      return false;
+    }
+    if (!sameOutputs(again, first)) {
+      err = rep + " gave other outputs than the first run";
+      return false;
+    }
+    // Nodes run in canonical order: a node's time is from the end of the
+    // one before it (the run's start for the first).
+    auto prev = t0;
+    for (size_t k = 0; k < n; ++k) {
+      perNode[k].push_back(
+          std::chrono::duration<double, std::milli>(h.ends[k] - prev).count());
+      prev = h.ends[k];
+    }
+  }
+  report = ProfileReport();
+  report.runs = runs;
+  report.runMs = median(total);
+  for (size_t k = 0; k < n; ++k) {
+    const NodeGas &g = gas->nodes[k];
+    NodeProfile p{g.index, g.op, g.shapes, median(perNode[k]), g.flops,
+                  g.bytes};
+    report.nodesMs += p.ms;
+    report.nodes.push_back(std::move(p));
+  }
+  std::stable_sort(report.nodes.begin(), report.nodes.end(),
+                   [](const NodeProfile &a, const NodeProfile &b) {
+                     return a.ms > b.ms;
+                   });
   return true;
 }
 

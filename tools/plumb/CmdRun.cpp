@@ -25,7 +25,7 @@ void printRunHelp(FILE *f) {
       "                 [--input NAME=FILE]... [--inputs-dir DIR]\n"
       "                 [--output-dir DIR] [--threads N] [--repeat N]\n"
       "                 [--interpret] [--device cpu|cuda] [--format text|json]\n"
-      "                 [--trace DIR [--keep-tensors]]\n"
+      "                 [--trace DIR [--keep-tensors]] [--profile]\n"
       "                 [--inject-fault node=K,bit=B]\n"
       "                 [--override-tree node=K,block=B]\n"
       "\n"
@@ -47,6 +47,11 @@ void printRunHelp(FILE *f) {
       "                       what a referee runs). Identical bits.\n"
       "  --device cpu|cuda    where the compiled model runs (default cpu)\n"
       "  --format text|json   output format (default text)\n"
+      "  --profile            time every node over the --repeat runs (10 when\n"
+      "                       --repeat is not given) and print them dearest\n"
+      "                       first: canonical index, op, shapes, median ms,\n"
+      "                       share of the run, GFLOP/s and GB/s from the\n"
+      "                       cost model's counts (docs/gas.md)\n"
       "  --trace DIR          write the run's trace to DIR: every node's result\n"
       "                       hashes and the Merkle root over them, in\n"
       "                       canonical node order (docs/trace.md)\n"
@@ -90,6 +95,7 @@ struct RunArgs {
   std::string model, outputDir, format = "text";
   driver::InputFiles inputs;
   int repeat = 0;
+  bool profile = false;
   bundle::RunOptions run;
 };
 
@@ -132,12 +138,18 @@ int parseRunArgs(const std::vector<std::string> &args, RunArgs &a) {
     return std::string();
   }));
   cl.options.push_back(flag({"--interpret"}, o.interpret));
+  cl.options.push_back(flag({"--profile"}, a.profile));
   cl.options.push_back(choice({"--device"}, o.device, {"cpu", "cuda"},
                               "option '--device' must be cpu or cuda"));
   if (int r = cl.parse(args); r >= 0)
     return r;
   if (o.keepTensors && o.traceDir.empty())
     return usageError("--keep-tensors needs --trace DIR", cmd);
+  if (a.profile && o.hooked())
+    return usageError("--profile times an untraced run; it cannot be "
+                      "combined with --trace, --inject-fault or "
+                      "--override-tree",
+                      cmd);
   if (!o.treeOverrides.empty())
     o.interpret = true; // another tree is another program: only the IR has it
   if (o.interpret && o.device != "cpu")
@@ -147,12 +159,64 @@ int parseRunArgs(const std::vector<std::string> &args, RunArgs &a) {
   return -1;
 }
 
+double rate(uint64_t count, double ms) {
+  return ms > 0 ? (double)count / (ms * 1e6) : 0.0;
+}
+
+/// The profile as text (a table, dearest node first) or a JSON member.
+std::string profileText(const bundle::ProfileReport &p, const RunArgs &a,
+                        bool json) {
+  std::string s;
+  char buf[512];
+  if (json) {
+    std::snprintf(buf, sizeof(buf),
+                  ", \"profile\": {\"runs\": %d, \"run_ms\": %.4f, "
+                  "\"nodes_ms\": %.4f, \"nodes\": [",
+                  p.runs, p.runMs, p.nodesMs);
+    s += buf;
+    for (size_t i = 0; i < p.nodes.size(); ++i) {
+      const bundle::NodeProfile &n = p.nodes[i];
+      std::snprintf(buf, sizeof(buf),
+                    "%s{\"index\": %lld, \"op\": \"%s\", \"shapes\": "
+                    "\"%s\", \"ms\": %.5f, \"share\": %.5f, \"gflops\": "
+                    "%.3f, \"gbytes_per_s\": %.3f}",
+                    i ? ", " : "", (long long)n.index,
+                    driver::jsonEscape(n.op).c_str(),
+                    driver::jsonEscape(n.shapes).c_str(), n.ms,
+                    p.nodesMs > 0 ? n.ms / p.nodesMs : 0.0,
+                    rate(n.flops, n.ms), rate(n.bytes, n.ms));
+      s += buf;
+    }
+    return s + "]}";
+  }
+  std::snprintf(buf, sizeof(buf),
+                "profile: %d runs, %d thread%s, %s: median %.3f ms, nodes "
+                "%.3f ms\n",
+                p.runs, a.run.threads, a.run.threads == 1 ? "" : "s",
+                a.run.interpret ? "interpreted" : "compiled", p.runMs,
+                p.nodesMs);
+  s += buf;
+  s += "  index  op                             ms   share  GFLOP/s     "
+       "GB/s  shapes\n";
+  for (const bundle::NodeProfile &n : p.nodes) {
+    std::string op = n.op.size() > 28 ? n.op.substr(0, 25) + "..." : n.op;
+    std::snprintf(buf, sizeof(buf),
+                  "  %5lld  %-28s %9.4f  %5.1f%%  %7.2f  %7.2f  %s\n",
+                  (long long)n.index, op.c_str(), n.ms,
+                  p.nodesMs > 0 ? 100.0 * n.ms / p.nodesMs : 0.0,
+                  rate(n.flops, n.ms), rate(n.bytes, n.ms), n.shapes.c_str());
+    s += buf;
+  }
+  return s;
+}
+
 /// The outputs and trace as text or JSON.
 void printRunResult(const RunArgs &a, const bundle::Runner &runner,
                     const std::vector<driver::TensorSpec> &specs,
                     const std::vector<exec::Tensor> &outputs,
                     const std::vector<std::string> &hashes,
-                    const bundle::RepeatTimes &t) {
+                    const bundle::RepeatTimes &t,
+                    const bundle::ProfileReport *profile) {
   bool hooked = a.run.hooked();
   const trace::Trace &tr = runner.trace();
   if (a.format == "json") {
@@ -176,6 +240,8 @@ void printRunResult(const RunArgs &a, const bundle::Runner &runner,
                   tr.nodes.size(), t.hashMs, t.backgroundHashMs,
                   runner.hashThreads(), toHex(tr.root).c_str(),
                   toHex(tr.runId).c_str(), toHex(tr.graphHash).c_str());
+    if (profile)
+      std::printf("%s", profileText(*profile, a, true).c_str());
     std::printf(", \"threads\": %d}\n", a.run.threads);
     return;
   }
@@ -192,6 +258,8 @@ void printRunResult(const RunArgs &a, const bundle::Runner &runner,
                 "thread%s)\n",
                 t.median, t.best, t.runs, a.run.threads,
                 a.run.threads == 1 ? "" : "s");
+  if (profile)
+    std::printf("%s", profileText(*profile, a, false).c_str());
 }
 
 } // namespace
@@ -243,8 +311,11 @@ int cmdRun(std::vector<std::string> args) {
     return report(f, cmd);
   std::string err;
   bundle::RepeatTimes times;
+  bundle::ProfileReport profile;
   if (!runner.prepare(inputs, err) || !runner.run(inputs, outputs, err) ||
-      !runner.repeat(a.repeat, inputs, outputs, times, err))
+      !runner.repeat(a.repeat, inputs, outputs, times, err) ||
+      (a.profile && !runner.profile(a.repeat ? a.repeat : 10, inputs, outputs,
+                                    profile, err)))
     return fail(cmd, err);
 
   std::vector<driver::TensorSpec> specs = driver::outputSpecs(runner.main());
@@ -256,7 +327,8 @@ int cmdRun(std::vector<std::string> args) {
     if (!driver::writeOutputs(a.outputDir, names, outputs, hashes, err))
       return fail(cmd, err);
   }
-  printRunResult(a, runner, specs, outputs, hashes, times);
+  printRunResult(a, runner, specs, outputs, hashes, times,
+                 a.profile ? &profile : nullptr);
   return 0;
 }
 

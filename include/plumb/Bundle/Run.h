@@ -96,6 +96,23 @@ struct RepeatTimes {
   double hashMs = 0, backgroundHashMs = 0;
 };
 
+/// One node's share of a profiled run (`plumb run --profile`).
+struct NodeProfile {
+  int64_t index = 0; ///< canonical index
+  std::string op;    ///< "plumb.fused(conv,relu)"
+  std::string shapes;
+  double ms = 0;     ///< median over the profiled runs
+  uint64_t flops = 0, bytes = 0; ///< the cost model's counts (docs/gas.md)
+};
+
+/// Where a run's time goes: every node, dearest first.
+struct ProfileReport {
+  int runs = 0;
+  double runMs = 0;   ///< median latency of the profiled runs
+  double nodesMs = 0; ///< sum of the nodes' medians
+  std::vector<NodeProfile> nodes;
+};
+
 /// One model, run as `plumb run` runs it.
 class Runner {
 public:
@@ -119,6 +136,12 @@ public:
   bool repeat(int n, llvm::ArrayRef<exec::Tensor> inputs,
               const std::vector<exec::Tensor> &first, RepeatTimes &times,
               std::string &err);
+
+  /// `runs` more runs, each timing every node (a clock read after each
+  /// node: nothing else is added to the run); each must give `first`.
+  bool profile(int runs, llvm::ArrayRef<exec::Tensor> inputs,
+               const std::vector<exec::Tensor> &first, ProfileReport &report,
+               std::string &err);
 
   /// The first run's trace (when hooked).
   const trace::Trace &trace() const;
