@@ -8,11 +8,17 @@
 
 #include "plumb/runtime/rnn.h"
 #include "plumb/runtime/elementwise.h"
+#include "plumb/runtime/gemm.h"
+#include "plumb/runtime/math_kernels.h"
 #include "plumb/runtime/tree.h"
 
 #include "ops_internal.h"
 
 #include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 #include <vector>
 
 using namespace plumb::rt::ops;
@@ -20,43 +26,149 @@ using plumb::rt::fma_rn;
 
 namespace {
 
-/// out[r] = treeDot(v, W + r * n, n, block) for r < rows. One-chunk trees
-/// interleave 8 rows (same per-row sequence).
-PLUMB_INLINE void dotRowsBody(const float *v, const float *W, int64_t rows,
-                              int64_t n, int64_t block, float *out,
-                              float *scratch) {
-  const int64_t m = ::plumb::rt::treeChunks(n, block);
-  int64_t r = 0;
-  if (m == 1) {
-    for (; r + 8 <= rows; r += 8) {
-      float a[8];
-      for (int q = 0; q < 8; ++q)
-        a[q] = -0.0f;
-      const float *w = W + r * n;
-      for (int64_t i = 0; i < n; ++i)
-        for (int q = 0; q < 8; ++q)
-          a[q] = fma_rn(v[i], w[q * n + i], a[q]);
-      for (int q = 0; q < 8; ++q)
-        out[r + q] = a[q];
+//===----------------------------------------------------------------------===//
+// Dot products of one vector against many rows, vectorised over the rows.
+//
+// out[g] = treeDot(v, W[g, :], n, block) for g < rows. W is packed once per
+// call, transposed (k-major: WT[k * rows + g] = W[g * n + k]), so that for a
+// fixed k the terms of consecutive outputs are contiguous; each vector lane
+// then runs exactly its own output's reference sequence: each chunk
+// acc = fmaf(v[k], W[g][k], acc) from -0.0 in increasing k, then the chunks
+// combined by treeCombine's stride-halving additions. Vectorising across
+// outputs never changes an output's operations.
+//===----------------------------------------------------------------------===//
+
+/// WT[k * rows + g] = W[g * n + k].
+void packTransposed(const float *W, int64_t rows, int64_t n,
+                    std::vector<float> &WT) {
+  WT.resize((size_t)(rows * n));
+  for (int64_t g0 = 0; g0 < rows; g0 += 16)
+    for (int64_t k = 0; k < n; ++k) {
+      const int64_t g1 = g0 + 16 < rows ? g0 + 16 : rows;
+      float *d = WT.data() + k * rows;
+      for (int64_t g = g0; g < g1; ++g)
+        d[g] = W[g * n + k];
     }
+}
+
+/// One chunk [lo, hi) of every output g in [g0, g1): dst[g] = the chunk's
+/// sequential fmaf sum from -0.0. Portable form.
+PLUMB_INLINE void chunkDotsBody(const float *v, const float *WT, int64_t rows,
+                                int64_t lo, int64_t hi, int64_t g0, int64_t g1,
+                                float *dst) {
+  constexpr int64_t kLanes = 64;
+  for (int64_t gb = g0; gb < g1; gb += kLanes) {
+    const int64_t ge = gb + kLanes < g1 ? gb + kLanes : g1;
+    float acc[kLanes];
+    for (int64_t g = gb; g < ge; ++g)
+      acc[g - gb] = -0.0f;
+    for (int64_t k = lo; k < hi; ++k) {
+      const float vk = v[k];
+      const float *w = WT + k * rows;
+      for (int64_t g = gb; g < ge; ++g)
+        acc[g - gb] = fma_rn(vk, w[g], acc[g - gb]);
+    }
+    for (int64_t g = gb; g < ge; ++g)
+      dst[g] = acc[g - gb];
   }
-  for (; r < rows; ++r)
-    out[r] = ::plumb::rt::treeDot(v, 1, W + r * n, 1, n, block, scratch);
 }
 
-PLUMB_OPS_TGT_FMA void dotRowsFma(const float *v, const float *W,
-                                  int64_t rows, int64_t n, int64_t block,
-                                  float *out, float *scratch) {
-  dotRowsBody(v, W, rows, n, block, out, scratch);
+PLUMB_OPS_TGT_FMA void chunkDotsFma(const float *v, const float *WT,
+                                    int64_t rows, int64_t lo, int64_t hi,
+                                    int64_t g0, int64_t g1, float *dst) {
+  chunkDotsBody(v, WT, rows, lo, hi, g0, g1, dst);
 }
 
-/// Same bits with or without FMA hardware (see ops_internal.h).
-void dotRows(const float *v, const float *W, int64_t rows, int64_t n,
-             int64_t block, float *out, float *scratch) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PLUMB_RNN_AVX512 1
+/// chunkDotsBody on 16 lanes at a time (64 outputs per pass over k): the
+/// same fmaf per lane (vfmadd231ps is the correctly rounded fused
+/// multiply-add), masked at the end.
+__attribute__((target("avx512f,fma"))) void
+chunkDotsAvx512(const float *v, const float *WT, int64_t rows, int64_t lo,
+                int64_t hi, int64_t g0, int64_t g1, float *dst) {
+  const __m512 negZero = _mm512_set1_ps(-0.0f);
+  int64_t gb = g0;
+  for (; gb + 64 <= g1; gb += 64) {
+    __m512 a0 = negZero, a1 = negZero, a2 = negZero, a3 = negZero;
+    const float *w = WT + lo * rows + gb;
+    for (int64_t k = lo; k < hi; ++k, w += rows) {
+      const __m512 vk = _mm512_set1_ps(v[k]);
+      a0 = _mm512_fmadd_ps(vk, _mm512_loadu_ps(w), a0);
+      a1 = _mm512_fmadd_ps(vk, _mm512_loadu_ps(w + 16), a1);
+      a2 = _mm512_fmadd_ps(vk, _mm512_loadu_ps(w + 32), a2);
+      a3 = _mm512_fmadd_ps(vk, _mm512_loadu_ps(w + 48), a3);
+    }
+    _mm512_storeu_ps(dst + gb, a0);
+    _mm512_storeu_ps(dst + gb + 16, a1);
+    _mm512_storeu_ps(dst + gb + 32, a2);
+    _mm512_storeu_ps(dst + gb + 48, a3);
+  }
+  for (; gb < g1; gb += 16) {
+    const int64_t lanes = g1 - gb < 16 ? g1 - gb : 16;
+    const __mmask16 m = (__mmask16)((1u << lanes) - 1);
+    __m512 a = negZero;
+    const float *w = WT + lo * rows + gb;
+    for (int64_t k = lo; k < hi; ++k, w += rows)
+      a = _mm512_fmadd_ps(_mm512_set1_ps(v[k]), _mm512_maskz_loadu_ps(m, w), a);
+    _mm512_mask_storeu_ps(dst + gb, m, a);
+  }
+}
+
+bool haveAvx512() {
+  static const bool ok = __builtin_cpu_supports("avx512f") &&
+                         __builtin_cpu_supports("fma");
+  return ok;
+}
+#else
+#define PLUMB_RNN_AVX512 0
+#endif
+
+void chunkDots(const float *v, const float *WT, int64_t rows, int64_t lo,
+               int64_t hi, int64_t g0, int64_t g1, float *dst) {
+#if PLUMB_RNN_AVX512
+  if (haveAvx512()) {
+    chunkDotsAvx512(v, WT, rows, lo, hi, g0, g1, dst);
+    return;
+  }
+#endif
   if (cpuHasFma())
-    dotRowsFma(v, W, rows, n, block, out, scratch);
+    chunkDotsFma(v, WT, rows, lo, hi, g0, g1, dst);
   else
-    dotRowsBody(v, W, rows, n, block, out, scratch);
+    chunkDotsBody(v, WT, rows, lo, hi, g0, g1, dst);
+}
+
+/// out[g] = treeDot(v, W[g, :], n, block) for g in [g0, g1), W given as WT
+/// (packTransposed). `partials` holds treeChunks(n, block) * rows floats.
+void packedDots(const float *v, const float *WT, int64_t rows, int64_t n,
+                int64_t block, int64_t g0, int64_t g1, float *out,
+                float *partials) {
+  const int64_t m = ::plumb::rt::treeChunks(n, block);
+  if (m == 1) {
+    chunkDots(v, WT, rows, 0, n, g0, g1, out);
+    return;
+  }
+  for (int64_t c = 0; c < m; ++c) {
+    const int64_t lo = c * block, hi = lo + block < n ? lo + block : n;
+    chunkDots(v, WT, rows, lo, hi, g0, g1, partials + c * rows);
+  }
+  // treeCombine per output, on all outputs at once: the same additions.
+  int64_t p = 1, len = m;
+  while (p < m)
+    p <<= 1;
+  for (int64_t st = p >> 1; st >= 1; st >>= 1) {
+    for (int64_t i = 0; i < st; ++i)
+      if (i + st < len) {
+        float *a = partials + i * rows;
+        const float *b = partials + (i + st) * rows;
+        for (int64_t g = g0; g < g1; ++g)
+          a[g] = a[g] + b[g];
+      }
+    if (len > st)
+      len = st;
+  }
+  for (int64_t g = g0; g < g1; ++g)
+    out[g] = partials[g];
 }
 
 inline float clipA(float a, float clip) {
@@ -83,20 +195,22 @@ int checkCommon(const float *X, const float *W, const float *R,
   return PLUMB_RT_OK;
 }
 
-/// Input projections for one direction: XW[(t * batch + b) * G + g].
+/// Input projections for one direction: XW[(t * batch + b) * G + g] =
+/// treeDot(X[t, b, :], W[g, :], in, block), every step at once with the GEMM
+/// kernel (its elements are exactly treeDot; only a NaN's payload may
+/// differ, and every state and output is canonicalised).
 void projectInputs(const float *X, const float *Wd, const Dims &d,
                    int64_t block, std::vector<float> &XW) {
-  const int64_t G = d.gates * d.hid;
-  XW.assign((size_t)(d.seq * d.batch * G), 0.0f);
-  const int64_t m = ::plumb::rt::treeChunks(d.in, block);
-  parallelRange(d.seq * d.batch, 1 + 4096 / (G * d.in + 1),
-                [&](int64_t lo, int64_t hi) {
-                  std::vector<float> scratch((size_t)m);
-                  for (int64_t r = lo; r < hi; ++r)
-                    dotRows(X + r * d.in, Wd, G, d.in, block,
-                            XW.data() + r * G, scratch.data());
-                });
+  const int64_t G = d.gates * d.hid, rows = d.seq * d.batch;
+  XW.assign((size_t)(rows * G), 0.0f);
+  if (rows == 0 || G == 0)
+    return;
+  plumb_rt_gemm_strided(rows, G, d.in, 1.0f, X, d.in, 1, Wd, 1, d.in, 1.0f,
+                        nullptr, 0, 0, XW.data(), G, block);
 }
+
+/// Gate outputs per task of a recurrent step.
+constexpr int64_t kGateBlock = 256;
 
 /// Step index of iteration k for batch entry b (or -1 if not processed).
 inline int64_t stepOf(bool reverse, int64_t k, int64_t len) {
@@ -126,8 +240,8 @@ extern "C" int plumb_rt_lstm_f32(const float *X, const float *W,
   if (Y)
     for (int64_t i = 0; i < seq * d.dirs * Bn * H; ++i)
       Y[i] = 0.0f;
-  std::vector<float> XW, hst((size_t)(Bn * H)), cst((size_t)(Bn * H)),
-      gates((size_t)(Bn * G));
+  std::vector<float> XW, RT, hst((size_t)(Bn * H)), cst((size_t)(Bn * H)),
+      gates((size_t)(Bn * G)), act((size_t)(Bn * H)), tanhC((size_t)H);
   const int64_t mh = ::plumb::rt::treeChunks(H, block);
   for (int64_t dir = 0; dir < d.dirs; ++dir) {
     const bool reverse = direction == PLUMB_RT_RNN_REVERSE || dir == 1;
@@ -140,39 +254,67 @@ extern "C" int plumb_rt_lstm_f32(const float *X, const float *W,
       hst[(size_t)i] = initial_h ? initial_h[dir * Bn * H + i] : 0.0f;
       cst[(size_t)i] = initial_c ? initial_c[dir * Bn * H + i] : 0.0f;
     }
+    // The recurrent weights, transposed once for the whole sequence.
+    packTransposed(Rd, G, H, RT);
     for (int64_t k = 0; k < seq; ++k) {
-      // Gate pre-activations (all but peephole / clip) for every active b.
-      parallelRange(Bn * 4, 1 + 1024 / (H * H + 1), [&](int64_t lo,
-                                                         int64_t hi) {
-        std::vector<float> scratch((size_t)mh);
+      // Gate pre-activations (all but peephole / clip) for every active b:
+      // h . R^T (one tree per gate element), then + XW + Wb + Rb in order.
+      const int64_t blocks = (G + kGateBlock - 1) / kGateBlock;
+      parallelRange(Bn * blocks, 1 + (1 << 20) / (kGateBlock * H + 1),
+                    [&](int64_t lo, int64_t hi) {
+        std::vector<float> partials((size_t)(mh > 1 ? mh * G : 0));
         for (int64_t r = lo; r < hi; ++r) {
-          const int64_t b = r / 4, gi = r % 4;
+          const int64_t b = r / blocks, g0 = (r % blocks) * kGateBlock;
+          const int64_t g1 = g0 + kGateBlock < G ? g0 + kGateBlock : G;
           const int64_t len = seq_lens ? seq_lens[b] : seq;
           const int64_t t = stepOf(reverse, k, len);
           if (t < 0)
             continue;
-          float *a = gates.data() + b * G + gi * H;
-          dotRows(hst.data() + b * H, Rd + gi * H * H, H, H, block, a,
-                  scratch.data());
-          const float *xw = XW.data() + (t * Bn + b) * G + gi * H;
-          for (int64_t j = 0; j < H; ++j) {
-            float v = xw[j] + a[j];
+          float *a = gates.data() + b * G;
+          packedDots(hst.data() + b * H, RT.data(), G, H, block, g0, g1, a,
+                     partials.data());
+          const float *xw = XW.data() + (t * Bn + b) * G;
+          for (int64_t g = g0; g < g1; ++g) {
+            float v = xw[g] + a[g];
             if (B) {
-              v = v + Wb[gi * H + j];
-              v = v + Rb[gi * H + j];
+              v = v + Wb[g];
+              v = v + Rb[g];
             }
-            a[j] = v;
+            a[g] = v;
           }
         }
       });
-      // Cell update.
+      // Cell update. Without peepholes and input_forget, the gates i, o, f
+      // (the first 3H pre-activations) go through the sigmoid array kernel
+      // and c through the tanh one (each element the same function as the
+      // scalar call: math_kernels.h); the rest per element as written.
+      const bool arrays = !Pd && !input_forget;
       for (int64_t b = 0; b < Bn; ++b) {
         const int64_t len = seq_lens ? seq_lens[b] : seq;
         const int64_t t = stepOf(reverse, k, len);
         if (t < 0)
           continue;
-        const float *a = gates.data() + b * G;
+        float *a = gates.data() + b * G;
         float *h = hst.data() + b * H, *c = cst.data() + b * H;
+        if (arrays) {
+          if (clip > 0.0f)
+            for (int64_t g = 0; g < G; ++g)
+              a[g] = clipA(a[g], clip);
+          plumb_rt_sigmoid_f32(a, a, 3 * H);
+          plumb_rt_tanh_f32(a + 3 * H, a + 3 * H, H);
+          float *cn = act.data() + b * H;
+          for (int64_t j = 0; j < H; ++j)
+            cn[j] = (a[2 * H + j] * c[j]) + (a[j] * a[3 * H + j]);
+          plumb_rt_tanh_f32(cn, tanhC.data(), H);
+          for (int64_t j = 0; j < H; ++j) {
+            const float hn = a[H + j] * tanhC[(size_t)j];
+            c[j] = canon(cn[j]);
+            h[j] = canon(hn);
+            if (Y)
+              Y[((t * d.dirs + dir) * Bn + b) * H + j] = h[j];
+          }
+          continue;
+        }
         for (int64_t j = 0; j < H; ++j) {
           float ai = a[j], ao = a[H + j], af = a[2 * H + j],
                 ac = a[3 * H + j];
@@ -225,7 +367,7 @@ extern "C" int plumb_rt_gru_f32(const float *X, const float *W, const float *R,
   if (Y)
     for (int64_t i = 0; i < seq * d.dirs * Bn * H; ++i)
       Y[i] = 0.0f;
-  std::vector<float> XW, hst((size_t)(Bn * H)), gates((size_t)(Bn * G)),
+  std::vector<float> XW, RT, hst((size_t)(Bn * H)), gates((size_t)(Bn * G)),
       rh((size_t)(Bn * H));
   const int64_t mh = ::plumb::rt::treeChunks(H, block);
   for (int64_t dir = 0; dir < d.dirs; ++dir) {
@@ -240,36 +382,42 @@ extern "C" int plumb_rt_gru_f32(const float *X, const float *W, const float *R,
       const int64_t len = seq_lens ? seq_lens[b] : seq;
       return stepOf(reverse, k, len);
     };
+    packTransposed(Rd, G, H, RT);
+    // Phase 1 covers the z and r gates, and for linear_before_reset the raw
+    // h . R_h^T too.
+    const int64_t g1Phase1 = linear_before_reset ? G : 2 * H;
     for (int64_t k = 0; k < seq; ++k) {
       // Phase 1: z and r gates (a_z, a_r -> activations), and for
       // linear_before_reset the raw H . R_h^T.
-      parallelRange(Bn * 3, 1 + 1024 / (H * H + 1), [&](int64_t lo,
-                                                         int64_t hi) {
-        std::vector<float> scratch((size_t)mh);
+      const int64_t blocks = (g1Phase1 + kGateBlock - 1) / kGateBlock;
+      parallelRange(Bn * blocks, 1 + (1 << 20) / (kGateBlock * H + 1),
+                    [&](int64_t lo, int64_t hi) {
+        std::vector<float> partials((size_t)(mh > 1 ? mh * G : 0));
         for (int64_t r = lo; r < hi; ++r) {
-          const int64_t b = r / 3, gi = r % 3;
+          const int64_t b = r / blocks, g0 = (r % blocks) * kGateBlock;
+          const int64_t g1 =
+              g0 + kGateBlock < g1Phase1 ? g0 + kGateBlock : g1Phase1;
           const int64_t t = active(b, k);
-          if (t < 0 || (gi == 2 && !linear_before_reset))
+          if (t < 0)
             continue;
-          float *a = gates.data() + b * G + gi * H;
-          dotRows(hst.data() + b * H, Rd + gi * H * H, H, H, block, a,
-                  scratch.data());
-          if (gi == 2)
-            continue; // combined in phase 2
-          const float *xw = XW.data() + (t * Bn + b) * G + gi * H;
-          for (int64_t j = 0; j < H; ++j) {
-            float v = xw[j] + a[j];
+          float *a = gates.data() + b * G;
+          packedDots(hst.data() + b * H, RT.data(), G, H, block, g0, g1, a,
+                     partials.data());
+          const float *xw = XW.data() + (t * Bn + b) * G;
+          for (int64_t g = g0; g < g1 && g < 2 * H; ++g) {
+            float v = xw[g] + a[g];
             if (B) {
-              v = v + Wb[gi * H + j];
-              v = v + Rb[gi * H + j];
+              v = v + Wb[g];
+              v = v + Rb[g];
             }
-            a[j] = ::plumb::rt::sigmoid(clipA(v, clip));
+            a[g] = ::plumb::rt::sigmoid(clipA(v, clip));
           }
         }
       });
       // Phase 2: candidate and new state.
-      parallelRange(Bn, 1 + 1024 / (H * H + 1), [&](int64_t lo, int64_t hi) {
-        std::vector<float> scratch((size_t)mh);
+      parallelRange(Bn, 1 + (1 << 20) / (H * H + 1), [&](int64_t lo,
+                                                         int64_t hi) {
+        std::vector<float> partials((size_t)(mh > 1 ? mh * G : 0));
         for (int64_t b = lo; b < hi; ++b) {
           const int64_t t = active(b, k);
           if (t < 0)
@@ -281,7 +429,8 @@ extern "C" int plumb_rt_gru_f32(const float *X, const float *W, const float *R,
             float *v = rh.data() + b * H;
             for (int64_t j = 0; j < H; ++j)
               v[j] = rg[j] * hp[j];
-            dotRows(v, Rd + 2 * H * H, H, H, block, ah, scratch.data());
+            packedDots(v, RT.data(), G, H, block, 2 * H, G, z,
+                       partials.data());
             for (int64_t j = 0; j < H; ++j) {
               float a = xw[j] + ah[j];
               if (B) {
