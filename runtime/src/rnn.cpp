@@ -404,14 +404,19 @@ extern "C" int plumb_rt_gru_f32(const float *X, const float *W, const float *R,
           packedDots(hst.data() + b * H, RT.data(), G, H, block, g0, g1, a,
                      partials.data());
           const float *xw = XW.data() + (t * Bn + b) * G;
-          for (int64_t g = g0; g < g1 && g < 2 * H; ++g) {
+          const int64_t ge = g1 < 2 * H ? g1 : 2 * H;
+          for (int64_t g = g0; g < ge; ++g) {
             float v = xw[g] + a[g];
             if (B) {
               v = v + Wb[g];
               v = v + Rb[g];
             }
-            a[g] = ::plumb::rt::sigmoid(clipA(v, clip));
+            a[g] = clipA(v, clip);
           }
+          // The z and r activations: the sigmoid array kernel (the same
+          // function per element as the scalar call).
+          if (ge > g0)
+            plumb_rt_sigmoid_f32(a + g0, a + g0, ge - g0);
         }
       });
       // Phase 2: candidate and new state.
@@ -457,10 +462,14 @@ extern "C" int plumb_rt_gru_f32(const float *X, const float *W, const float *R,
         const int64_t t = active(b, k);
         if (t < 0)
           continue;
-        const float *z = gates.data() + b * G, *ah = z + 2 * H;
+        float *z = gates.data() + b * G, *ah = z + 2 * H;
         float *h = hst.data() + b * H;
+        if (clip > 0.0f)
+          for (int64_t j = 0; j < H; ++j)
+            ah[j] = clipA(ah[j], clip);
+        plumb_rt_tanh_f32(ah, ah, H);
         for (int64_t j = 0; j < H; ++j) {
-          const float hc = ::plumb::rt::tanh(clipA(ah[j], clip));
+          const float hc = ah[j];
           const float u = (1.0f - z[j]) * hc;
           const float hn = u + (z[j] * h[j]);
           h[j] = canon(hn);
