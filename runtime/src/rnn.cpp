@@ -38,80 +38,78 @@ namespace {
 // outputs never changes an output's operations.
 //===----------------------------------------------------------------------===//
 
-/// WT[k * rows + g] = W[g * n + k].
+/// Outputs per panel of the packed weights (8 AVX-512 vectors).
+constexpr int64_t kPanel = 128;
+
+/// Packs W [rows x n] into panels of kPanel outputs, k-major inside a panel:
+/// WT[(p * n + k) * kPanel + j] = W[(p * kPanel + j) * n + k] (+0.0 past the
+/// last row). A dot product then streams its panel contiguously.
 void packTransposed(const float *W, int64_t rows, int64_t n,
                     std::vector<float> &WT) {
-  WT.resize((size_t)(rows * n));
-  for (int64_t g0 = 0; g0 < rows; g0 += 16)
-    for (int64_t k = 0; k < n; ++k) {
-      const int64_t g1 = g0 + 16 < rows ? g0 + 16 : rows;
-      float *d = WT.data() + k * rows;
-      for (int64_t g = g0; g < g1; ++g)
-        d[g] = W[g * n + k];
+  const int64_t panels = (rows + kPanel - 1) / kPanel;
+  WT.assign((size_t)(panels * n * kPanel), 0.0f);
+  parallelRange(panels, 1, [&](int64_t plo, int64_t phi) {
+    for (int64_t p = plo; p < phi; ++p) {
+      const int64_t jn = rows - p * kPanel < kPanel ? rows - p * kPanel : kPanel;
+      for (int64_t k0 = 0; k0 < n; k0 += 8) {
+        const int64_t kn = n - k0 < 8 ? n - k0 : 8;
+        float *d = WT.data() + (p * n + k0) * kPanel;
+        for (int64_t j = 0; j < jn; ++j) {
+          const float *src = W + (p * kPanel + j) * n + k0;
+          for (int64_t kk = 0; kk < kn; ++kk)
+            d[kk * kPanel + j] = src[kk];
+        }
+      }
     }
+  });
 }
 
-/// One chunk [lo, hi) of every output g in [g0, g1): dst[g] = the chunk's
-/// sequential fmaf sum from -0.0. Portable form.
-PLUMB_INLINE void chunkDotsBody(const float *v, const float *WT, int64_t rows,
-                                int64_t lo, int64_t hi, int64_t g0, int64_t g1,
+/// One chunk [lo, hi) of every output of panel p (the first `jn` lanes):
+/// dst[j] = the chunk's sequential fmaf sum from -0.0. Portable form.
+PLUMB_INLINE void chunkDotsBody(const float *v, const float *WT, int64_t n,
+                                int64_t p, int64_t jn, int64_t lo, int64_t hi,
                                 float *dst) {
-  constexpr int64_t kLanes = 64;
-  for (int64_t gb = g0; gb < g1; gb += kLanes) {
-    const int64_t ge = gb + kLanes < g1 ? gb + kLanes : g1;
-    float acc[kLanes];
-    for (int64_t g = gb; g < ge; ++g)
-      acc[g - gb] = -0.0f;
-    for (int64_t k = lo; k < hi; ++k) {
-      const float vk = v[k];
-      const float *w = WT + k * rows;
-      for (int64_t g = gb; g < ge; ++g)
-        acc[g - gb] = fma_rn(vk, w[g], acc[g - gb]);
-    }
-    for (int64_t g = gb; g < ge; ++g)
-      dst[g] = acc[g - gb];
+  float acc[kPanel];
+  for (int64_t j = 0; j < kPanel; ++j)
+    acc[j] = -0.0f;
+  const float *w = WT + (p * n + lo) * kPanel;
+  for (int64_t k = lo; k < hi; ++k, w += kPanel) {
+    const float vk = v[k];
+    for (int64_t j = 0; j < kPanel; ++j)
+      acc[j] = fma_rn(vk, w[j], acc[j]);
   }
+  for (int64_t j = 0; j < jn; ++j)
+    dst[j] = acc[j];
 }
 
-PLUMB_OPS_TGT_FMA void chunkDotsFma(const float *v, const float *WT,
-                                    int64_t rows, int64_t lo, int64_t hi,
-                                    int64_t g0, int64_t g1, float *dst) {
-  chunkDotsBody(v, WT, rows, lo, hi, g0, g1, dst);
+PLUMB_OPS_TGT_FMA void chunkDotsFma(const float *v, const float *WT, int64_t n,
+                                    int64_t p, int64_t jn, int64_t lo,
+                                    int64_t hi, float *dst) {
+  chunkDotsBody(v, WT, n, p, jn, lo, hi, dst);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define PLUMB_RNN_AVX512 1
-/// chunkDotsBody on 16 lanes at a time (64 outputs per pass over k): the
-/// same fmaf per lane (vfmadd231ps is the correctly rounded fused
-/// multiply-add), masked at the end.
+/// chunkDotsBody on 8 AVX-512 vectors: the same fmaf per lane
+/// (vfmadd231ps is the correctly rounded fused multiply-add).
 __attribute__((target("avx512f,fma"))) void
-chunkDotsAvx512(const float *v, const float *WT, int64_t rows, int64_t lo,
-                int64_t hi, int64_t g0, int64_t g1, float *dst) {
-  const __m512 negZero = _mm512_set1_ps(-0.0f);
-  int64_t gb = g0;
-  for (; gb + 64 <= g1; gb += 64) {
-    __m512 a0 = negZero, a1 = negZero, a2 = negZero, a3 = negZero;
-    const float *w = WT + lo * rows + gb;
-    for (int64_t k = lo; k < hi; ++k, w += rows) {
-      const __m512 vk = _mm512_set1_ps(v[k]);
-      a0 = _mm512_fmadd_ps(vk, _mm512_loadu_ps(w), a0);
-      a1 = _mm512_fmadd_ps(vk, _mm512_loadu_ps(w + 16), a1);
-      a2 = _mm512_fmadd_ps(vk, _mm512_loadu_ps(w + 32), a2);
-      a3 = _mm512_fmadd_ps(vk, _mm512_loadu_ps(w + 48), a3);
-    }
-    _mm512_storeu_ps(dst + gb, a0);
-    _mm512_storeu_ps(dst + gb + 16, a1);
-    _mm512_storeu_ps(dst + gb + 32, a2);
-    _mm512_storeu_ps(dst + gb + 48, a3);
+chunkDotsAvx512(const float *v, const float *WT, int64_t n, int64_t p,
+                int64_t jn, int64_t lo, int64_t hi, float *dst) {
+  __m512 a[8];
+  for (int i = 0; i < 8; ++i)
+    a[i] = _mm512_set1_ps(-0.0f);
+  const float *w = WT + (p * n + lo) * kPanel;
+  for (int64_t k = lo; k < hi; ++k, w += kPanel) {
+    const __m512 vk = _mm512_set1_ps(v[k]);
+    for (int i = 0; i < 8; ++i)
+      a[i] = _mm512_fmadd_ps(vk, _mm512_loadu_ps(w + 16 * i), a[i]);
   }
-  for (; gb < g1; gb += 16) {
-    const int64_t lanes = g1 - gb < 16 ? g1 - gb : 16;
-    const __mmask16 m = (__mmask16)((1u << lanes) - 1);
-    __m512 a = negZero;
-    const float *w = WT + lo * rows + gb;
-    for (int64_t k = lo; k < hi; ++k, w += rows)
-      a = _mm512_fmadd_ps(_mm512_set1_ps(v[k]), _mm512_maskz_loadu_ps(m, w), a);
-    _mm512_mask_storeu_ps(dst + gb, m, a);
+  for (int i = 0; i < 8; ++i) {
+    const int64_t lanes = jn - 16 * i;
+    if (lanes >= 16)
+      _mm512_storeu_ps(dst + 16 * i, a[i]);
+    else if (lanes > 0)
+      _mm512_mask_storeu_ps(dst + 16 * i, (__mmask16)((1u << lanes) - 1), a[i]);
   }
 }
 
@@ -124,51 +122,62 @@ bool haveAvx512() {
 #define PLUMB_RNN_AVX512 0
 #endif
 
-void chunkDots(const float *v, const float *WT, int64_t rows, int64_t lo,
-               int64_t hi, int64_t g0, int64_t g1, float *dst) {
+void chunkDots(const float *v, const float *WT, int64_t n, int64_t p,
+               int64_t jn, int64_t lo, int64_t hi, float *dst) {
 #if PLUMB_RNN_AVX512
   if (haveAvx512()) {
-    chunkDotsAvx512(v, WT, rows, lo, hi, g0, g1, dst);
+    chunkDotsAvx512(v, WT, n, p, jn, lo, hi, dst);
     return;
   }
 #endif
   if (cpuHasFma())
-    chunkDotsFma(v, WT, rows, lo, hi, g0, g1, dst);
+    chunkDotsFma(v, WT, n, p, jn, lo, hi, dst);
   else
-    chunkDotsBody(v, WT, rows, lo, hi, g0, g1, dst);
+    chunkDotsBody(v, WT, n, p, jn, lo, hi, dst);
 }
 
-/// out[g] = treeDot(v, W[g, :], n, block) for g in [g0, g1), W given as WT
-/// (packTransposed). `partials` holds treeChunks(n, block) * rows floats.
+/// out[g] = treeDot(v, W[g, :], n, block) for g in [g0, g1), from WT
+/// (packTransposed of W [rows x n]); only those outputs are written.
+/// `partials` holds treeChunks(n, block) * kPanel floats.
 void packedDots(const float *v, const float *WT, int64_t rows, int64_t n,
                 int64_t block, int64_t g0, int64_t g1, float *out,
                 float *partials) {
   const int64_t m = ::plumb::rt::treeChunks(n, block);
-  if (m == 1) {
-    chunkDots(v, WT, rows, 0, n, g0, g1, out);
-    return;
-  }
-  for (int64_t c = 0; c < m; ++c) {
-    const int64_t lo = c * block, hi = lo + block < n ? lo + block : n;
-    chunkDots(v, WT, rows, lo, hi, g0, g1, partials + c * rows);
-  }
-  // treeCombine per output, on all outputs at once: the same additions.
-  int64_t p = 1, len = m;
-  while (p < m)
-    p <<= 1;
-  for (int64_t st = p >> 1; st >= 1; st >>= 1) {
-    for (int64_t i = 0; i < st; ++i)
-      if (i + st < len) {
-        float *a = partials + i * rows;
-        const float *b = partials + (i + st) * rows;
-        for (int64_t g = g0; g < g1; ++g)
-          a[g] = a[g] + b[g];
+  float panel[kPanel];
+  for (int64_t p = g0 / kPanel; p * kPanel < g1; ++p) {
+    const int64_t base = p * kPanel;
+    const int64_t jn = rows - base < kPanel ? rows - base : kPanel;
+    if (m == 1) {
+      chunkDots(v, WT, n, p, jn, 0, n, panel);
+    } else {
+      for (int64_t c = 0; c < m; ++c) {
+        const int64_t lo = c * block, hi = lo + block < n ? lo + block : n;
+        chunkDots(v, WT, n, p, jn, lo, hi, partials + c * kPanel);
       }
-    if (len > st)
-      len = st;
+      // treeCombine per output, on the panel's outputs at once: the same
+      // additions in the same order.
+      int64_t pw = 1, len = m;
+      while (pw < m)
+        pw <<= 1;
+      for (int64_t st = pw >> 1; st >= 1; st >>= 1) {
+        for (int64_t i = 0; i < st; ++i)
+          if (i + st < len) {
+            float *a = partials + i * kPanel;
+            const float *b = partials + (i + st) * kPanel;
+            for (int64_t j = 0; j < jn; ++j)
+              a[j] = a[j] + b[j];
+          }
+        if (len > st)
+          len = st;
+      }
+      for (int64_t j = 0; j < jn; ++j)
+        panel[j] = partials[j];
+    }
+    const int64_t lo = g0 > base ? g0 : base;
+    const int64_t hi = g1 < base + jn ? g1 : base + jn;
+    for (int64_t g = lo; g < hi; ++g)
+      out[g] = panel[g - base];
   }
-  for (int64_t g = g0; g < g1; ++g)
-    out[g] = partials[g];
 }
 
 inline float clipA(float a, float clip) {
@@ -210,7 +219,7 @@ void projectInputs(const float *X, const float *Wd, const Dims &d,
 }
 
 /// Gate outputs per task of a recurrent step.
-constexpr int64_t kGateBlock = 256;
+constexpr int64_t kGateBlock = kPanel;
 
 /// Step index of iteration k for batch entry b (or -1 if not processed).
 inline int64_t stepOf(bool reverse, int64_t k, int64_t len) {
@@ -262,7 +271,7 @@ extern "C" int plumb_rt_lstm_f32(const float *X, const float *W,
       const int64_t blocks = (G + kGateBlock - 1) / kGateBlock;
       parallelRange(Bn * blocks, 1 + (1 << 20) / (kGateBlock * H + 1),
                     [&](int64_t lo, int64_t hi) {
-        std::vector<float> partials((size_t)(mh > 1 ? mh * G : 0));
+        std::vector<float> partials((size_t)(mh > 1 ? mh * kPanel : 0));
         for (int64_t r = lo; r < hi; ++r) {
           const int64_t b = r / blocks, g0 = (r % blocks) * kGateBlock;
           const int64_t g1 = g0 + kGateBlock < G ? g0 + kGateBlock : G;
@@ -392,7 +401,7 @@ extern "C" int plumb_rt_gru_f32(const float *X, const float *W, const float *R,
       const int64_t blocks = (g1Phase1 + kGateBlock - 1) / kGateBlock;
       parallelRange(Bn * blocks, 1 + (1 << 20) / (kGateBlock * H + 1),
                     [&](int64_t lo, int64_t hi) {
-        std::vector<float> partials((size_t)(mh > 1 ? mh * G : 0));
+        std::vector<float> partials((size_t)(mh > 1 ? mh * kPanel : 0));
         for (int64_t r = lo; r < hi; ++r) {
           const int64_t b = r / blocks, g0 = (r % blocks) * kGateBlock;
           const int64_t g1 =
@@ -422,7 +431,7 @@ extern "C" int plumb_rt_gru_f32(const float *X, const float *W, const float *R,
       // Phase 2: candidate and new state.
       parallelRange(Bn, 1 + (1 << 20) / (H * H + 1), [&](int64_t lo,
                                                          int64_t hi) {
-        std::vector<float> partials((size_t)(mh > 1 ? mh * G : 0));
+        std::vector<float> partials((size_t)(mh > 1 ? mh * kPanel : 0));
         for (int64_t b = lo; b < hi; ++b) {
           const int64_t t = active(b, k);
           if (t < 0)
