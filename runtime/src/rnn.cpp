@@ -12,13 +12,11 @@
 #include "plumb/runtime/math_kernels.h"
 #include "plumb/runtime/tree.h"
 
+#include "gemv.h"
 #include "ops_internal.h"
 
 #include <string.h>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#endif
 #include <vector>
 
 using namespace plumb::rt::ops;
@@ -26,159 +24,9 @@ using plumb::rt::fma_rn;
 
 namespace {
 
-//===----------------------------------------------------------------------===//
-// Dot products of one vector against many rows, vectorised over the rows.
-//
-// out[g] = treeDot(v, W[g, :], n, block) for g < rows. W is packed once per
-// call, transposed (k-major: WT[k * rows + g] = W[g * n + k]), so that for a
-// fixed k the terms of consecutive outputs are contiguous; each vector lane
-// then runs exactly its own output's reference sequence: each chunk
-// acc = fmaf(v[k], W[g][k], acc) from -0.0 in increasing k, then the chunks
-// combined by treeCombine's stride-halving additions. Vectorising across
-// outputs never changes an output's operations.
-//===----------------------------------------------------------------------===//
-
-/// Outputs per panel of the packed weights (8 AVX-512 vectors).
-constexpr int64_t kPanel = 128;
-
-/// Packs W [rows x n] into panels of kPanel outputs, k-major inside a panel:
-/// WT[(p * n + k) * kPanel + j] = W[(p * kPanel + j) * n + k] (+0.0 past the
-/// last row). A dot product then streams its panel contiguously.
-void packTransposed(const float *W, int64_t rows, int64_t n,
-                    std::vector<float> &WT) {
-  const int64_t panels = (rows + kPanel - 1) / kPanel;
-  WT.assign((size_t)(panels * n * kPanel), 0.0f);
-  parallelRange(panels, 1, [&](int64_t plo, int64_t phi) {
-    for (int64_t p = plo; p < phi; ++p) {
-      const int64_t jn = rows - p * kPanel < kPanel ? rows - p * kPanel : kPanel;
-      for (int64_t k0 = 0; k0 < n; k0 += 8) {
-        const int64_t kn = n - k0 < 8 ? n - k0 : 8;
-        float *d = WT.data() + (p * n + k0) * kPanel;
-        for (int64_t j = 0; j < jn; ++j) {
-          const float *src = W + (p * kPanel + j) * n + k0;
-          for (int64_t kk = 0; kk < kn; ++kk)
-            d[kk * kPanel + j] = src[kk];
-        }
-      }
-    }
-  });
-}
-
-/// One chunk [lo, hi) of every output of panel p (the first `jn` lanes):
-/// dst[j] = the chunk's sequential fmaf sum from -0.0. Portable form.
-PLUMB_INLINE void chunkDotsBody(const float *v, const float *WT, int64_t n,
-                                int64_t p, int64_t jn, int64_t lo, int64_t hi,
-                                float *dst) {
-  float acc[kPanel];
-  for (int64_t j = 0; j < kPanel; ++j)
-    acc[j] = -0.0f;
-  const float *w = WT + (p * n + lo) * kPanel;
-  for (int64_t k = lo; k < hi; ++k, w += kPanel) {
-    const float vk = v[k];
-    for (int64_t j = 0; j < kPanel; ++j)
-      acc[j] = fma_rn(vk, w[j], acc[j]);
-  }
-  for (int64_t j = 0; j < jn; ++j)
-    dst[j] = acc[j];
-}
-
-PLUMB_OPS_TGT_FMA void chunkDotsFma(const float *v, const float *WT, int64_t n,
-                                    int64_t p, int64_t jn, int64_t lo,
-                                    int64_t hi, float *dst) {
-  chunkDotsBody(v, WT, n, p, jn, lo, hi, dst);
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define PLUMB_RNN_AVX512 1
-/// chunkDotsBody on 8 AVX-512 vectors: the same fmaf per lane
-/// (vfmadd231ps is the correctly rounded fused multiply-add).
-__attribute__((target("avx512f,fma"))) void
-chunkDotsAvx512(const float *v, const float *WT, int64_t n, int64_t p,
-                int64_t jn, int64_t lo, int64_t hi, float *dst) {
-  __m512 a[8];
-  for (int i = 0; i < 8; ++i)
-    a[i] = _mm512_set1_ps(-0.0f);
-  const float *w = WT + (p * n + lo) * kPanel;
-  for (int64_t k = lo; k < hi; ++k, w += kPanel) {
-    const __m512 vk = _mm512_set1_ps(v[k]);
-    for (int i = 0; i < 8; ++i)
-      a[i] = _mm512_fmadd_ps(vk, _mm512_loadu_ps(w + 16 * i), a[i]);
-  }
-  for (int i = 0; i < 8; ++i) {
-    const int64_t lanes = jn - 16 * i;
-    if (lanes >= 16)
-      _mm512_storeu_ps(dst + 16 * i, a[i]);
-    else if (lanes > 0)
-      _mm512_mask_storeu_ps(dst + 16 * i, (__mmask16)((1u << lanes) - 1), a[i]);
-  }
-}
-
-bool haveAvx512() {
-  static const bool ok = __builtin_cpu_supports("avx512f") &&
-                         __builtin_cpu_supports("fma");
-  return ok;
-}
-#else
-#define PLUMB_RNN_AVX512 0
-#endif
-
-void chunkDots(const float *v, const float *WT, int64_t n, int64_t p,
-               int64_t jn, int64_t lo, int64_t hi, float *dst) {
-#if PLUMB_RNN_AVX512
-  if (haveAvx512()) {
-    chunkDotsAvx512(v, WT, n, p, jn, lo, hi, dst);
-    return;
-  }
-#endif
-  if (cpuHasFma())
-    chunkDotsFma(v, WT, n, p, jn, lo, hi, dst);
-  else
-    chunkDotsBody(v, WT, n, p, jn, lo, hi, dst);
-}
-
-/// out[g] = treeDot(v, W[g, :], n, block) for g in [g0, g1), from WT
-/// (packTransposed of W [rows x n]); only those outputs are written.
-/// `partials` holds treeChunks(n, block) * kPanel floats.
-void packedDots(const float *v, const float *WT, int64_t rows, int64_t n,
-                int64_t block, int64_t g0, int64_t g1, float *out,
-                float *partials) {
-  const int64_t m = ::plumb::rt::treeChunks(n, block);
-  float panel[kPanel];
-  for (int64_t p = g0 / kPanel; p * kPanel < g1; ++p) {
-    const int64_t base = p * kPanel;
-    const int64_t jn = rows - base < kPanel ? rows - base : kPanel;
-    if (m == 1) {
-      chunkDots(v, WT, n, p, jn, 0, n, panel);
-    } else {
-      for (int64_t c = 0; c < m; ++c) {
-        const int64_t lo = c * block, hi = lo + block < n ? lo + block : n;
-        chunkDots(v, WT, n, p, jn, lo, hi, partials + c * kPanel);
-      }
-      // treeCombine per output, on the panel's outputs at once: the same
-      // additions in the same order.
-      int64_t pw = 1, len = m;
-      while (pw < m)
-        pw <<= 1;
-      for (int64_t st = pw >> 1; st >= 1; st >>= 1) {
-        for (int64_t i = 0; i < st; ++i)
-          if (i + st < len) {
-            float *a = partials + i * kPanel;
-            const float *b = partials + (i + st) * kPanel;
-            for (int64_t j = 0; j < jn; ++j)
-              a[j] = a[j] + b[j];
-          }
-        if (len > st)
-          len = st;
-      }
-      for (int64_t j = 0; j < jn; ++j)
-        panel[j] = partials[j];
-    }
-    const int64_t lo = g0 > base ? g0 : base;
-    const int64_t hi = g1 < base + jn ? g1 : base + jn;
-    for (int64_t g = lo; g < hi; ++g)
-      out[g] = panel[g - base];
-  }
-}
+using plumb::rt::detail::kPanel;
+using plumb::rt::detail::packTransposed;
+using plumb::rt::detail::packedDots;
 
 inline float clipA(float a, float clip) {
   return clip > 0.0f ? minF(maxF(a, -clip), clip) : a;

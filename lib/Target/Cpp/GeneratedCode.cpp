@@ -147,7 +147,16 @@ const char *generatedHelpers() {
          "      return true;\n"
          "  }\n"
          "  return false;\n"
-         "}\n";
+         "}\n"
+         "\n"
+         "// A constant operand repacked once for a faster kernel (a GEMV's\n"
+         "// weights: plumb_rt_gemv_pack), kept while the model's weights\n"
+         "// buffer it came from stays the same (runs are serialised).\n"
+         "struct PackedWeights {\n"
+         "  const void *from = nullptr;\n"
+         "  float *data = nullptr;\n"
+         "  ~PackedWeights() { free(data); }\n"
+         "};\n";
 }
 
 const char *generatedIdentityExports() {

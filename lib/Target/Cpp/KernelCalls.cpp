@@ -225,11 +225,96 @@ bool isAliasedCopy(KernelCallContext &ctx, Operation *op, const KernelCall &c) {
          ctx.ptr(op->getOperand(src.index)) == ctx.ptr(r);
 }
 
+/// A GEMV (one output row) whose B is a weight, as the C++ emitter runs it:
+/// B packed once into a static buffer (repacked if the weights buffer
+/// changes), then plumb_rt_gemv_packed, which computes every element exactly
+/// as plumb_rt_gemm / plumb_rt_matmul_f32 do (the same tree per element and
+/// the same epilogue; gemm.h). The interpreter runs the call as written.
+struct PackedGemv {
+  int64_t N = 0, K = 0, b_rs = 0, b_cs = 0, c_cs = 0;
+  float alpha = 1.0f, beta = 1.0f;
+  int aIndex = 0, bIndex = 1, cIndex = -1;
+  int64_t block = 0;
+};
+
+bool asPackedGemv(KernelCallContext &ctx, Operation *op, const KernelCall &c,
+                  PackedGemv &g) {
+  if (ctx.prefix != "plumb_rt_")
+    return false;
+  auto isWeight = [&](const KernelArg &a) {
+    return a.kind == KernelArg::Kind::Operand &&
+           ctx.plan.info(op->getOperand(a.index)).storage.kind ==
+               StorageKind::Weight;
+  };
+  if (c.fn == "gemm" && c.args.size() == 14 && c.args[0].value == 1 &&
+      isWeight(c.args[6])) {
+    g.N = c.args[1].value, g.K = c.args[2].value;
+    g.alpha = c.args[3].fvalue, g.beta = c.args[8].fvalue;
+    g.aIndex = (int)c.args[4].index, g.bIndex = (int)c.args[6].index;
+    const bool transB = c.args[7].value != 0;
+    g.b_rs = transB ? 1 : g.N, g.b_cs = transB ? g.K : 1;
+    if (c.args[9].kind == KernelArg::Kind::Operand) {
+      g.cIndex = (int)c.args[9].index;
+      const std::vector<int64_t> &cs = c.args[10].ints;
+      const int64_t d1 = cs.empty() ? 1 : cs.back();
+      g.c_cs = d1 == 1 ? 0 : 1;
+    }
+    g.block = c.args[13].value;
+  } else if (c.fn == "matmul_f32" && c.args.size() == 8 &&
+             c.args[5].value == 2 && isWeight(c.args[3])) {
+    const std::vector<int64_t> &as = c.args[1].ints, &bs = c.args[4].ints;
+    int64_t rows = 1;
+    for (size_t i = 0; i + 1 < as.size(); ++i)
+      rows *= as[i];
+    if (rows != 1 || as.empty() || as.back() != bs[0])
+      return false;
+    g.N = bs[1], g.K = bs[0], g.b_rs = g.N, g.b_cs = 1;
+    g.aIndex = (int)c.args[0].index, g.bIndex = (int)c.args[3].index;
+    g.block = c.args[7].value;
+  } else {
+    return false;
+  }
+  // Worth a packed copy only when B is more than a few cache lines.
+  return g.N >= 16 && g.N * g.K >= 4096;
+}
+
+std::string printPackedGemv(KernelCallContext &ctx, Operation *op,
+                            const KernelCall &c, const PackedGemv &g) {
+  auto ptr = [&](int i) { return ctx.ptr(op->getOperand(i)); };
+  std::string B = "(const float *)" + ptr(g.bIndex);
+  std::string s = "  {\n";
+  s += "    static PackedWeights pw;\n";
+  s += "    if (pw.from != (const void *)" + B + ") {\n";
+  s += "      free(pw.data);\n";
+  s += "      pw.from = nullptr;\n";
+  s += "      pw.data = (float *)aligned_alloc(64, (size_t)((plumb_rt_gemv_packed_size(" +
+       str(g.N) + ", " + str(g.K) + ") * 4 + 63) / 64 * 64));\n";
+  s += "      if (!pw.data)\n        return failText(err, err_len, \"cannot "
+       "allocate packed weights\");\n";
+  s += "      rc = plumb_rt_gemv_pack(" + str(g.N) + ", " + str(g.K) + ", " + B +
+       ", " + str(g.b_rs) + ", " + str(g.b_cs) + ", pw.data);\n";
+  s += "      if (rc != 0)\n        " + ctx.onError(c.what, false) + "\n";
+  s += "      pw.from = " + B + ";\n    }\n";
+  s += "    rc = plumb_rt_gemv_packed(" + str(g.N) + ", " + str(g.K) + ", " +
+       floatLiteral(g.alpha) + ", (const float *)" + ptr(g.aIndex) +
+       ", 1, pw.data, " + floatLiteral(g.beta) + ", " +
+       (g.cIndex >= 0 ? "(const float *)" + ptr(g.cIndex) : std::string("nullptr")) +
+       ", " + str(g.c_cs) + ", (float *)" + ctx.ptr(op->getResult(0)) + ", " +
+       str(g.block) + ");\n  }\n";
+  s += "  if (rc != 0)\n    " + ctx.onError(c.what, false) + "\n";
+  return s;
+}
+
 bool CallPrinter::print(const KernelLowering &l, std::string &out,
                         std::string &err) {
   for (const KernelCall &c : l.calls) {
     if (isAliasedCopy(ctx, op, c))
       continue; // the result shares its operand's buffer: nothing to move
+    PackedGemv g;
+    if (asPackedGemv(ctx, op, c, g)) {
+      out += printPackedGemv(ctx, op, c, g);
+      continue;
+    }
     std::string decls, fn = c.fn, args;
     bool epilogue = !ctx.epilogueFn.empty() &&
                     (fn == "conv1d" || fn == "conv2d" || fn == "conv_nd");

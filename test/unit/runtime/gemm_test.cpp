@@ -448,3 +448,68 @@ TEST(Gemm, GemvTransBMatchesReferenceBitwise) {
 }
 
 } // namespace
+
+namespace {
+
+// The packed GEMV (a constant B packed once, plumb_rt_gemv_packed) gives
+// exactly plumb_rt_gemm_strided's M = 1 result: every tree block (one chunk,
+// several, a partial last one), both layouts of B, C broadcast or per
+// column, alpha/beta, N across panel boundaries, edge values (NaN, infs,
+// signed zeros, subnormals) and thread counts.
+TEST(Gemv, PackedMatchesGemmBitwise) {
+  IsaGuard guard;
+  std::mt19937 rng(11);
+  const float specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN,
+                            1e-40f, -1e-40f, 3.0e38f};
+  for (int64_t N : {1, 16, 127, 128, 129, 300})
+    for (int64_t K : {1, 7, 64, 257, 600})
+      for (int64_t block : {0, 8, 64, 256})
+        for (int transB = 0; transB < 2; ++transB)
+          for (int cMode = 0; cMode < 3; ++cMode)
+            for (int threads : {1, 3}) {
+              plumb_rt_set_threads(threads);
+              std::vector<float> A = randomVec((size_t)K, rng);
+              std::vector<float> B = randomVec((size_t)(N * K), rng);
+              std::vector<float> C = randomVec((size_t)N, rng);
+              if (K > 3) {
+                A[1] = specials[(N + K) % 8];
+                B[2] = specials[(N + block) % 8];
+              }
+              const int64_t b_rs = transB ? 1 : N, b_cs = transB ? K : 1;
+              const float *c = cMode ? C.data() : nullptr;
+              const int64_t c_cs = cMode == 2 ? 1 : 0;
+              const float alpha = cMode ? 0.75f : 1.0f;
+              const float beta = cMode == 1 ? -1.5f : 1.0f;
+              std::vector<float> want((size_t)N), got((size_t)N, 7.0f);
+              plumb_rt_gemm_strided(1, N, K, alpha, A.data(), K, 1, B.data(),
+                                    b_rs, b_cs, beta, c, 0, c_cs, want.data(),
+                                    N, block);
+              std::vector<float> packed(
+                  (size_t)plumb_rt_gemv_packed_size(N, K));
+              ASSERT_EQ(plumb_rt_gemv_pack(N, K, B.data(), b_rs, b_cs,
+                                           packed.data()),
+                        0);
+              ASSERT_EQ(plumb_rt_gemv_packed(N, K, alpha, A.data(), 1,
+                                             packed.data(), beta, c, c_cs,
+                                             got.data(), block),
+                        0);
+              ASSERT_EQ(firstDiff(want, got), -1)
+                  << "N=" << N << " K=" << K << " block=" << block
+                  << " transB=" << transB << " cMode=" << cMode
+                  << " threads=" << threads;
+            }
+}
+
+TEST(Gemv, PackedRejectsBadArguments) {
+  float y = 0, a = 1, p = 1;
+  EXPECT_EQ(plumb_rt_gemv_packed_size(-1, 4), -1);
+  EXPECT_NE(plumb_rt_gemv_pack(4, 4, nullptr, 4, 1, &p), 0);
+  EXPECT_NE(plumb_rt_gemv_packed(4, 4, 1.0f, &a, 1, nullptr, 1.0f, nullptr, 0,
+                                 &y, 0),
+            0);
+  EXPECT_EQ(plumb_rt_gemv_packed(0, 4, 1.0f, &a, 1, &p, 1.0f, nullptr, 0,
+                                 nullptr, 0),
+            0);
+}
+
+} // namespace

@@ -77,6 +77,21 @@ int plumb_rt_matmul_f32(const float *A, const int64_t *a_shape, int32_t a_rank,
                         const float *B, const int64_t *b_shape, int32_t b_rank,
                         float *Y, int64_t block);
 
+/// GEMV with B packed once (for a constant B used run after run): Y[n] =
+/// the Gemm epilogue of the dot product over k of A[k * a_cs] and B(k, n),
+/// exactly as plumb_rt_gemm_strided computes it for M = 1 (the same tree per
+/// element; only the memory layout of B differs). plumb_rt_gemv_pack packs B
+/// (element (k, n) at B[k * b_rs + n * b_cs], N x K) into `packed`, which
+/// holds plumb_rt_gemv_packed_size(N, K) floats. C (may be NULL) is read at
+/// C[n * c_cs].
+int64_t plumb_rt_gemv_packed_size(int64_t N, int64_t K);
+int plumb_rt_gemv_pack(int64_t N, int64_t K, const float *B, int64_t b_rs,
+                       int64_t b_cs, float *packed);
+int plumb_rt_gemv_packed(int64_t N, int64_t K, float alpha, const float *A,
+                         int64_t a_cs, const float *packed, float beta,
+                         const float *C, int64_t c_cs, float *Y,
+                         int64_t block);
+
 /// Scalar reference of plumb_rt_gemm_strided (treeDot per element, single
 /// threaded). Same results bit for bit; used by tests and the referee.
 void plumb_rt_gemm_reference(int64_t M, int64_t N, int64_t K, float alpha,
