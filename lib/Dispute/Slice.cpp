@@ -189,172 +189,149 @@ bool canSlice(Operation *op, std::string &why) {
   return false;
 }
 
-bool planSlice(Operation *op, int64_t first, int64_t count, SlicePlan &plan,
-               std::string &why) {
-  if (!canSlice(op, why))
-    return false;
-  std::vector<int64_t> outShape = shapeOf(op->getResult(0));
-  int64_t total = 1;
-  for (int64_t d : outShape)
-    total *= d;
-  if (count <= 0 || first < 0 || first + count > total) {
-    why = "the element range is outside the result";
-    return false;
-  }
+namespace {
+
+/// The reads of a slice of an op (not fused) that computes output box `out`
+/// (the covering box of the range, ranged along `axis`); each family may
+/// widen `out` to what it computes.
+struct SliceCtx {
+  Operation *op;
+  Box out;
   size_t axis;
-  Box out = coveringBox(outShape, first, count, axis);
-  size_t R = outShape.size();
-  plan = SlicePlan();
+  std::vector<int64_t> outShape;
+  SlicePlan &plan;
+};
 
-  if (auto fused = dyn_cast<FusedOp>(op)) {
-    // The head decides the output box; every later body op computes the
-    // same box (it has the result's shape), reading the broadcast or
-    // per-channel parts of its other operands.
-    SmallVector<Operation *> chain = fused.getChain();
-    if (!planSlice(chain.front(), first, count, plan, why))
-      return false;
-    Value prev = chain.front()->getResult(0);
-    for (Operation *inner : llvm::drop_begin(chain)) {
-      for (auto [k, v] : llvm::enumerate(inner->getOperands())) {
-        if (v == prev)
-          continue;
-        plan.reads.push_back({v, operandBox(inner, k, plan.out)});
+void planElementwise(SliceCtx &c) {
+  c.plan.out = c.out;
+  for (auto [k, v] : llvm::enumerate(c.op->getOperands()))
+    c.plan.reads.push_back({v, operandBox(c.op, k, c.out)});
+}
+
+void planReshape(SliceCtx &c) {
+  // The covering box is one run of flat indices [a, a + len) of the output,
+  // and so of the input (a reshape keeps the row-major order): the input's
+  // covering box of that run.
+  c.plan.out = c.out;
+  int64_t a = flatIndex(c.outShape, c.out.lo), len = c.out.numElements();
+  size_t inAxis;
+  c.plan.reads.push_back(
+      {c.op->getOperand(0),
+       coveringBox(shapeOf(c.op->getOperand(0)), a, len, inAxis)});
+}
+
+void planTranspose(SliceCtx &c, TransposeOp t) {
+  // Output axis i is input axis perm[i].
+  c.plan.out = c.out;
+  Box in = Box::whole(shapeOf(t.getInput()));
+  for (auto [i, p] : llvm::enumerate(t.getPerm())) {
+    in.lo[p] = c.out.lo[i];
+    in.hi[p] = c.out.hi[i];
+  }
+  c.plan.reads.push_back({t.getInput(), in});
+}
+
+void planSliceOp(SliceCtx &c, SliceOp sl) {
+  // Output index i of axis d reads input index starts[d] + i * steps[d]: the
+  // input range those cover, and the starts relative to it.
+  c.plan.out = c.out;
+  const size_t R = c.outShape.size();
+  Box in = Box::whole(shapeOf(sl.getInput()));
+  auto starts = sl.getStarts(), steps = sl.getSteps();
+  c.plan.sliceStarts.assign(R, 0);
+  for (size_t d = 0; d < R; ++d) {
+    int64_t x0 = starts[d] + c.out.lo[d] * steps[d];
+    int64_t x1 = starts[d] + (c.out.hi[d] - 1) * steps[d];
+    in.lo[d] = std::min(x0, x1);
+    in.hi[d] = std::max(x0, x1) + 1;
+    c.plan.sliceStarts[d] = x0 - in.lo[d];
+  }
+  c.plan.reads.push_back({sl.getInput(), in});
+}
+
+void planConcat(SliceCtx &c, ConcatOp cc) {
+  // Along the axis, each operand's part of the output box (an operand
+  // outside it reads an empty box).
+  c.plan.out = c.out;
+  int64_t ax = cc.getAxis(), off = 0;
+  for (Value v : cc.getInputs()) {
+    std::vector<int64_t> s = shapeOf(v);
+    Box b = c.out;
+    b.lo[ax] = std::max(c.out.lo[ax], off) - off;
+    b.hi[ax] = std::min(c.out.hi[ax], off + s[ax]) - off;
+    if (b.hi[ax] < b.lo[ax])
+      b.hi[ax] = b.lo[ax] = 0;
+    off += s[ax];
+    c.plan.reads.push_back({v, b});
+  }
+}
+
+void planGemm(SliceCtx &c, GemmOp g) {
+  // Rows of the output; every column (B is read whole either way).
+  Box &out = c.out;
+  if (c.axis == 1) {
+    out.lo[1] = 0;
+    out.hi[1] = c.outShape[1];
+  }
+  c.plan.out = out;
+  std::vector<int64_t> a = shapeOf(g.getA());
+  Box ab = Box::whole(a);
+  int mAxis = g.getTransA() ? 1 : 0;
+  ab.lo[mAxis] = out.lo[0];
+  ab.hi[mAxis] = out.hi[0];
+  c.plan.reads.push_back({g.getA(), ab});
+  c.plan.reads.push_back({g.getB(), Box::whole(shapeOf(g.getB()))});
+  if (g.getC()) {
+    std::vector<int64_t> cs = shapeOf(g.getC());
+    Box cb = Box::whole(cs);
+    if (cs.size() == 2 && cs[0] == c.outShape[0] && cs[0] != 1) {
+      cb.lo[0] = out.lo[0];
+      cb.hi[0] = out.hi[0];
+    }
+    c.plan.reads.push_back({g.getC(), cb});
+  }
+}
+
+void planMatMul(SliceCtx &c) {
+  // Every column; whole matrices once a batch axis is ranged.
+  Box &out = c.out;
+  const size_t R = c.outShape.size();
+  out.lo[R - 1] = 0;
+  out.hi[R - 1] = c.outShape[R - 1];
+  if (c.axis < R - 2) {
+    out.lo[R - 2] = 0;
+    out.hi[R - 2] = c.outShape[R - 2];
+  }
+  c.plan.out = out;
+  for (int k = 0; k < 2; ++k) {
+    std::vector<int64_t> s = shapeOf(c.op->getOperand(k));
+    size_t r = s.size();
+    Box b = Box::whole(s);
+    for (size_t i = 0; i + 2 < r; ++i) { // batch axes, broadcast
+      size_t o = R - r + i;
+      if (s[i] != 1) {
+        b.lo[i] = out.lo[o];
+        b.hi[i] = out.hi[o];
       }
-      prev = inner->getResult(0);
     }
-    return true;
-  }
-
-  if (isElementwise(op) || isa<BatchNormOp>(op)) {
-    plan.out = out;
-    for (auto [k, v] : llvm::enumerate(op->getOperands()))
-      plan.reads.push_back({v, operandBox(op, k, out)});
-    return true;
-  }
-
-  if (isa<ReshapeOp>(op)) {
-    // The covering box is one run of flat indices [a, a + len) of the
-    // output, and so of the input (a reshape keeps the row-major order):
-    // the input's covering box of that run.
-    plan.out = out;
-    int64_t a = flatIndex(outShape, out.lo), len = out.numElements();
-    size_t inAxis;
-    plan.reads.push_back(
-        {op->getOperand(0),
-         coveringBox(shapeOf(op->getOperand(0)), a, len, inAxis)});
-    return true;
-  }
-
-  if (auto t = dyn_cast<TransposeOp>(op)) {
-    // Output axis i is input axis perm[i].
-    plan.out = out;
-    Box in = Box::whole(shapeOf(t.getInput()));
-    for (auto [i, p] : llvm::enumerate(t.getPerm())) {
-      in.lo[p] = out.lo[i];
-      in.hi[p] = out.hi[i];
+    if (k == 0) { // rows of A
+      b.lo[r - 2] = out.lo[R - 2];
+      b.hi[r - 2] = out.hi[R - 2];
     }
-    plan.reads.push_back({t.getInput(), in});
-    return true;
+    c.plan.reads.push_back({c.op->getOperand(k), b});
   }
+}
 
-  if (auto sl = dyn_cast<SliceOp>(op)) {
-    // Output index i of axis d reads input index starts[d] + i * steps[d]:
-    // the input range those cover, and the starts relative to it.
-    plan.out = out;
-    Box in = Box::whole(shapeOf(sl.getInput()));
-    auto starts = sl.getStarts(), steps = sl.getSteps();
-    plan.sliceStarts.assign(R, 0);
-    for (size_t d = 0; d < R; ++d) {
-      int64_t x0 = starts[d] + out.lo[d] * steps[d];
-      int64_t x1 = starts[d] + (out.hi[d] - 1) * steps[d];
-      in.lo[d] = std::min(x0, x1);
-      in.hi[d] = std::max(x0, x1) + 1;
-      plan.sliceStarts[d] = x0 - in.lo[d];
-    }
-    plan.reads.push_back({sl.getInput(), in});
-    return true;
-  }
-
-  if (auto cc = dyn_cast<ConcatOp>(op)) {
-    // Along the axis, each operand's part of the output box (an operand
-    // outside it reads an empty box).
-    plan.out = out;
-    int64_t ax = cc.getAxis(), off = 0;
-    for (Value v : cc.getInputs()) {
-      std::vector<int64_t> s = shapeOf(v);
-      Box b = out;
-      b.lo[ax] = std::max(out.lo[ax], off) - off;
-      b.hi[ax] = std::min(out.hi[ax], off + s[ax]) - off;
-      if (b.hi[ax] < b.lo[ax])
-        b.hi[ax] = b.lo[ax] = 0;
-      off += s[ax];
-      plan.reads.push_back({v, b});
-    }
-    return true;
-  }
-
-  if (auto g = dyn_cast<GemmOp>(op)) {
-    // Rows of the output; every column (B is read whole either way).
-    if (axis == 1) {
-      out.lo[1] = 0;
-      out.hi[1] = outShape[1];
-    }
-    plan.out = out;
-    std::vector<int64_t> a = shapeOf(g.getA());
-    Box ab = Box::whole(a);
-    int mAxis = g.getTransA() ? 1 : 0;
-    ab.lo[mAxis] = out.lo[0];
-    ab.hi[mAxis] = out.hi[0];
-    plan.reads.push_back({g.getA(), ab});
-    plan.reads.push_back({g.getB(), Box::whole(shapeOf(g.getB()))});
-    if (g.getC()) {
-      std::vector<int64_t> c = shapeOf(g.getC());
-      Box cb = Box::whole(c);
-      if (c.size() == 2 && c[0] == outShape[0] && c[0] != 1) {
-        cb.lo[0] = out.lo[0];
-        cb.hi[0] = out.hi[0];
-      }
-      plan.reads.push_back({g.getC(), cb});
-    }
-    return true;
-  }
-
-  if (auto m = dyn_cast<MatMulOp>(op)) {
-    // Every column; whole matrices once a batch axis is ranged.
-    out.lo[R - 1] = 0;
-    out.hi[R - 1] = outShape[R - 1];
-    if (axis < R - 2) {
-      out.lo[R - 2] = 0;
-      out.hi[R - 2] = outShape[R - 2];
-    }
-    plan.out = out;
-    for (int k = 0; k < 2; ++k) {
-      std::vector<int64_t> s = shapeOf(op->getOperand(k));
-      size_t r = s.size();
-      Box b = Box::whole(s);
-      for (size_t i = 0; i + 2 < r; ++i) { // batch axes, broadcast
-        size_t o = R - r + i;
-        if (s[i] != 1) {
-          b.lo[i] = out.lo[o];
-          b.hi[i] = out.hi[o];
-        }
-      }
-      if (k == 0) { // rows of A
-        b.lo[r - 2] = out.lo[R - 2];
-        b.hi[r - 2] = out.hi[R - 2];
-      }
-      plan.reads.push_back({op->getOperand(k), b});
-    }
-    (void)m;
-    return true;
-  }
-
-  auto c = cast<ConvOp>(op);
+void planConv(SliceCtx &ctx, ConvOp c) {
+  Box &out = ctx.out;
+  SlicePlan &plan = ctx.plan;
+  const std::vector<int64_t> &outShape = ctx.outShape;
+  const size_t R = outShape.size();
   std::vector<int64_t> x = shapeOf(c.getInput()), w = shapeOf(c.getWeight());
   bool twoD = x.size() == 4;
   // Whole output rows (every column of a row); conv1d: whole channels.
   size_t last = R - 1;
-  if (axis == last || !twoD) {
+  if (ctx.axis == last || !twoD) {
     out.lo[last] = 0;
     out.hi[last] = outShape[last];
   }
@@ -408,6 +385,62 @@ bool planSlice(Operation *op, int64_t first, int64_t count, SlicePlan &plan,
     bb.hi = {out.hi[1]};
     plan.reads.push_back({c.getBias(), bb});
   }
+}
+
+} // namespace
+
+bool planSlice(Operation *op, int64_t first, int64_t count, SlicePlan &plan,
+               std::string &why) {
+  if (!canSlice(op, why))
+    return false;
+  std::vector<int64_t> outShape = shapeOf(op->getResult(0));
+  int64_t total = 1;
+  for (int64_t d : outShape)
+    total *= d;
+  if (count <= 0 || first < 0 || first + count > total) {
+    why = "the element range is outside the result";
+    return false;
+  }
+  size_t axis;
+  Box out = coveringBox(outShape, first, count, axis);
+  plan = SlicePlan();
+
+  if (auto fused = dyn_cast<FusedOp>(op)) {
+    // The head decides the output box; every later body op computes the
+    // same box (it has the result's shape), reading the broadcast or
+    // per-channel parts of its other operands.
+    SmallVector<Operation *> chain = fused.getChain();
+    if (!planSlice(chain.front(), first, count, plan, why))
+      return false;
+    Value prev = chain.front()->getResult(0);
+    for (Operation *inner : llvm::drop_begin(chain)) {
+      for (auto [k, v] : llvm::enumerate(inner->getOperands())) {
+        if (v == prev)
+          continue;
+        plan.reads.push_back({v, operandBox(inner, k, plan.out)});
+      }
+      prev = inner->getResult(0);
+    }
+    return true;
+  }
+
+  SliceCtx c{op, out, axis, outShape, plan};
+  if (isElementwise(op) || isa<BatchNormOp>(op))
+    planElementwise(c);
+  else if (isa<ReshapeOp>(op))
+    planReshape(c);
+  else if (auto t = dyn_cast<TransposeOp>(op))
+    planTranspose(c, t);
+  else if (auto sl = dyn_cast<SliceOp>(op))
+    planSliceOp(c, sl);
+  else if (auto cc = dyn_cast<ConcatOp>(op))
+    planConcat(c, cc);
+  else if (auto g = dyn_cast<GemmOp>(op))
+    planGemm(c, g);
+  else if (isa<MatMulOp>(op))
+    planMatMul(c);
+  else
+    planConv(c, cast<ConvOp>(op));
   return true;
 }
 

@@ -144,6 +144,12 @@ private:
 
   bool emitOp(Operation *op, int64_t node, std::string &out, std::string &err);
   bool emitIf(IfOp op, int64_t node, std::string &out, std::string &err);
+  /// Every node: its kernel calls (device or host), then the hand-over of
+  /// its results to an observer or a hook.
+  llvm::Error emitNodes(std::string &body, int64_t &onDevice, int64_t &onHost,
+                        uint64_t &observeBytes);
+  std::string emitPrologue();
+  std::string emitOutputs();
 
   const ModelPlan &plan;
   const EmitHeader &header;
@@ -240,15 +246,8 @@ bool CudaWriter::emitOp(Operation *op, int64_t node, std::string &out,
   return true;
 }
 
-llvm::Expected<std::string> CudaWriter::run() {
-  func::FuncOp main = plan.main;
-  Block &entry = main.getBody().front();
-  auto ret = cast<func::ReturnOp>(entry.getTerminator());
-
-  std::string body;
-  int64_t onDevice = 0, onHost = 0;
-  // Observed runs: every node result's place in the observer's areas.
-  uint64_t observeBytes = 0;
+llvm::Error CudaWriter::emitNodes(std::string &body, int64_t &onDevice,
+                                  int64_t &onHost, uint64_t &observeBytes) {
   for (auto [k, op] : llvm::enumerate(plan.nodes)) {
     std::string opName = op->getName().getStringRef().str();
     bool device = onDeviceOp(op);
@@ -297,7 +296,13 @@ llvm::Expected<std::string> CudaWriter::run() {
       body += indent(inner, 2) + "  }\n";
     }
   }
+  return llvm::Error::success();
+}
 
+/// Interface checks, and the inputs and canonicalised weights staged in H
+/// and uploaded.
+std::string CudaWriter::emitPrologue() {
+  Block &entry = func::FuncOp(plan.main).getBody().front();
   std::string prologue = interfaceChecks(plan, pool);
   // Inputs: staged and canonicalised in H, then uploaded.
   for (BlockArgument a : entry.getArguments()) {
@@ -336,6 +341,12 @@ llvm::Expected<std::string> CudaWriter::run() {
                 "upload weights\");\n";
   }
 
+  return prologue;
+}
+
+/// The outputs: downloaded, or copied from an input or a weight.
+std::string CudaWriter::emitOutputs() {
+  auto ret = cast<func::ReturnOp>(func::FuncOp(plan.main).getBody().front().getTerminator());
   std::string epilogue;
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
     const ValueInfo &info = plan.info(v);
@@ -355,6 +366,20 @@ llvm::Expected<std::string> CudaWriter::run() {
                   "err_len, \"cannot download output " +
                   std::to_string(i) + "\");\n";
   }
+
+  return epilogue;
+}
+
+llvm::Expected<std::string> CudaWriter::run() {
+  func::FuncOp main = plan.main;
+  std::string body;
+  int64_t onDevice = 0, onHost = 0;
+  // Observed runs: every node result's place in the observer's areas.
+  uint64_t observeBytes = 0;
+  if (auto err = emitNodes(body, onDevice, onHost, observeBytes))
+    return std::move(err);
+  std::string prologue = emitPrologue();
+  std::string epilogue = emitOutputs();
 
   std::string s = generatedBanner(
       "model.cu", "Plumb compiled model for CUDA", header,
