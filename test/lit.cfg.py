@@ -57,7 +57,7 @@ if shutil.which("clang++"):
 # The trace-hashing benchmark (bench/trace-hash) is built where OpenSSL is.
 if os.path.exists(os.path.join(config.plumb_tools_dir, "plumb-bench-hash")):
     config.available_features.add("bench-hash")
-# The host emulation of the CUDA kernels (test/unit/target): CUDA bundles
+# The host emulation of the CUDA kernels (runtime/cuda/host_emulation.cpp): CUDA bundles
 # built and run without a GPU.
 cuda_emulation = os.path.join(config.plumb_obj_root, "lib", "libplumb_cuda_emulation.a")
 if os.path.exists(cuda_emulation):

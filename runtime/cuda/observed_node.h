@@ -3,7 +3,7 @@
 // Part of Plumb. What plumb_cuda_observe (plumb_cuda.h) keeps of a node until
 // its hook is called behind the run, and the bounds check of its copies:
 // shared by the CUDA twin (device.cu) and its host emulation
-// (test/determinism/cuda_emulation.cpp), so both hand the hook the same
+// (runtime/cuda/host_emulation.cpp), so both hand the hook the same
 // views.
 //
 //===----------------------------------------------------------------------===//

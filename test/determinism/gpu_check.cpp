@@ -4,7 +4,7 @@
 // CUDA twin (plumb_cuda.h), hashes both outputs (SHA-256 of the bytes) and
 // prints a table: kernel, shape, tree, cpu hash, gpu hash, match, times.
 // Linked against plumb_runtime_cuda it tests the real GPU
-// (plumb-gpu-check); linked against cuda_emulation.cpp it runs the twin's
+// (plumb-gpu-check); linked against runtime/cuda/host_emulation.cpp it runs the twin's
 // launchers and per-element code on the host (plumb-gpu-check-emu).
 //
 // Exit status: 0 every compared case matches, 1 a mismatch (or a device

@@ -44,7 +44,7 @@ struct HostToolchain {
 struct CudaToolchain {
   bool available = false;
   /// Testing aid: $PLUMB_CUDA_EMULATION names a static library implementing
-  /// plumb_cuda.h on the host (test/determinism/cuda_emulation.cpp); the
+  /// plumb_cuda.h on the host (runtime/cuda/host_emulation.cpp); the
   /// CUDA source is then compiled as C++ by the host compiler and linked
   /// with it, so CUDA bundles run, and are checked, without a GPU.
   bool emulated = false;

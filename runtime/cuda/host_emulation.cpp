@@ -1,4 +1,4 @@
-//===- test/determinism/cuda_emulation.cpp - CUDA twin on the host -*- C++ -*-===//
+//===- runtime/cuda/host_emulation.cpp - CUDA twin on the host --*- C++ -*-===//
 //
 // Part of Plumb. Implements the C ABI of runtime/cuda/plumb_cuda.h on the
 // host: the same launchers (launchers.h) and per-element functions
