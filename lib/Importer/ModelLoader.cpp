@@ -1314,7 +1314,10 @@ bool resolveInputShape(const onnx::ValueInfoProto &input,
                     2);
       for (int i = 0; i < mshape->dim_size(); ++i) {
         const auto &d = mshape->dim(i);
-        if (d.has_dim_value() && d.dim_value() != result[size_t(i)])
+        // A negative dim_value (Paddle's exporters write -1) is an unknown
+        // dimension, as ONNX Runtime reads it: the given size stands.
+        if (d.has_dim_value() && d.dim_value() >= 0 &&
+            d.dim_value() != result[size_t(i)])
           return fail(err,
                       given + " conflicts with the model: dim " +
                           std::to_string(i) + " of " + what + " is " +
@@ -1334,9 +1337,11 @@ bool resolveInputShape(const onnx::ValueInfoProto &input,
       const auto &d = mshape->dim(i);
       if (d.has_dim_value()) {
         if (d.dim_value() < 0)
-          return fail(err, what + " has negative dimension " +
-                               std::to_string(d.dim_value()) + " (dim " +
-                               std::to_string(i) + ")");
+          return fail(err, what + " has an unknown dimension (dim " +
+                               std::to_string(i) + ", written as " +
+                               std::to_string(d.dim_value()) +
+                               "); give its shape with --input-shape " + name +
+                               "=...");
         result.push_back(d.dim_value());
       } else if (d.has_dim_param() && !d.dim_param().empty()) {
         auto dit = b.dims.find(d.dim_param());

@@ -1440,7 +1440,18 @@ TEST(ModelLoaderBindings, ResolveErrors) {
   onnx::ValueInfoProto neg;
   setTensorType(neg, "g", onnx::TensorProto::FLOAT, {2, -1});
   EXPECT_FALSE(resolveInputShape(neg, b, kLimits, shape, err));
-  EXPECT_EQ(err.message, "input 'g' has negative dimension -1 (dim 1)");
+  EXPECT_EQ(err.message, "input 'g' has an unknown dimension (dim 1, written "
+                         "as -1); give its shape with --input-shape g=...");
+  // -1 is a free dimension: --input-shape gives it (as ONNX Runtime does).
+  {
+    InputBindings given = b;
+    given.inputShapes["g"] = {2, 7};
+    ASSERT_TRUE(resolveInputShape(neg, given, kLimits, shape, err))
+        << err.message;
+    EXPECT_EQ(shape, (std::vector<int64_t>{2, 7}));
+    given.inputShapes["g"] = {3, 7};
+    EXPECT_FALSE(resolveInputShape(neg, given, kLimits, shape, err));
+  }
 
   onnx::ValueInfoProto huge;
   setTensorType(huge, "h", onnx::TensorProto::FLOAT,
