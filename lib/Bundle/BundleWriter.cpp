@@ -151,6 +151,7 @@ llvm::Expected<Manifest> writeBundle(ModuleOp module, const std::string &dir,
   m.sourceName = opts.sourceName;
   m.sourceSha256 = opts.sourceSha256;
   m.importOptions = opts.importOptions;
+  m.training = opts.training;
 
   auto gas = computeGas(module, latestGasSchedule());
   if (!gas)
@@ -262,6 +263,15 @@ llvm::Expected<Manifest> writeBundle(ModuleOp module, const std::string &dir,
   }
   m.targets = {cpu, cuda};
 
+  for (const auto &[path, bytes] : opts.extraFiles) {
+    std::string full = tmp + "/" + path;
+    if (auto ec = llvm::sys::fs::create_directories(
+            llvm::sys::path::parent_path(full)))
+      return cleanup(fail("cannot create a folder for '" + full +
+                          "': " + ec.message()));
+    if (auto err = writeFile(full, bytes))
+      return cleanup(std::move(err));
+  }
   for (const std::string &f : listFiles(tmp))
     m.files.push_back({f, fileSha256(tmp + "/" + f)});
   if (auto err = writeFile(tmp + "/" + kManifestFile, manifestToJson(m)))

@@ -8,6 +8,7 @@
 #include "plumb/Bundle/Manifest.h"
 
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -88,6 +89,8 @@ std::string manifestToJson(const Manifest &m) {
   s += "  \"source\": {\"name\": " + q(m.sourceName) +
        ", \"sha256\": " + q(m.sourceSha256) +
        ", \"import_options\": " + strs(m.importOptions) + "},\n";
+  if (!m.training.empty())
+    s += "  \"training\": " + m.training + ",\n";
   if (m.hasGas)
     s += "  \"gas\": {\"schedule\": " + q(m.gasSchedule) +
          ", \"total\": " + std::to_string(m.gasTotal) + "},\n";
@@ -278,6 +281,14 @@ bool manifestFromJson(const std::string &text, Manifest &m, std::string &err) {
     m.sourceName = r.str(*src, "name");
     m.sourceSha256 = r.str(*src, "sha256");
     m.importOptions = r.strList(*src, "import_options");
+  }
+  if (const llvm::json::Value *t = root->get("training")) {
+    if (!t->getAsObject()) {
+      r.bad("training", "is not an object");
+    } else {
+      llvm::raw_string_ostream os(m.training);
+      os << *t;
+    }
   }
   const llvm::json::Value *gas = root->get("gas");
   if (!gas) {

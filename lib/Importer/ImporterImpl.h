@@ -130,6 +130,18 @@ public:
   /// it, so errors point at the node.
   template <typename OpTy, typename... Args>
   mlir::FailureOr<mlir::Value> make(NodeCtx &n, Args &&...args) {
+    // A training import keeps every op that reads a named initializer
+    // (a parameter to be): folding it would turn the parameter into a
+    // constant.
+    if (options.nameInitializers) {
+      auto op = OpTy::create(b, n.loc, args...);
+      if (readsNamedInitializer(op)) {
+        if (mlir::failed(mlir::verify(op)))
+          return mlir::failure();
+        return op->getResult(0);
+      }
+      op->erase();
+    }
     llvm::SmallVector<mlir::Value, 1> results;
     b.createOrFold<OpTy>(results, n.loc, std::forward<Args>(args)...);
     if (results.empty())
@@ -138,6 +150,13 @@ public:
       if (mlir::failed(mlir::verify(op)))
         return mlir::failure();
     return results[0];
+  }
+  static bool readsNamedInitializer(mlir::Operation *op) {
+    for (mlir::Value v : op->getOperands())
+      if (mlir::Operation *d = v.getDefiningOp())
+        if (d->hasAttr("plumb.initializer"))
+          return true;
+    return false;
   }
   /// Like make() for ops with several results (never folded).
   template <typename OpTy, typename... Args>

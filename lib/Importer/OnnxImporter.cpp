@@ -583,7 +583,11 @@ LogicalResult Importer::importGraphInScope(const onnx::GraphProto &g,
       diagText = err.message;
       return failure();
     }
-    scope.values[init.name()] = constantOf(toAttr(t));
+    Value c = constantOf(toAttr(t));
+    if (options.nameInitializers && !scope.parent)
+      c.getDefiningOp()->setAttr("plumb.initializer",
+                                 b.getStringAttr(init.name()));
+    scope.values[init.name()] = c;
   }
   for (int idx : order)
     if (failed(importNode(g.node(idx), idx, scope)))

@@ -22,6 +22,9 @@ void printCompileHelp(FILE *f) {
       "usage: plumb compile MODEL.onnx|MODEL.mlir [-o OUT.plumb]\n"
       "                     [--target cpu|cuda|all] [import options]\n"
       "                     [--cxx COMPILER] [--quiet]\n"
+      "       plumb compile MODEL.onnx --train --loss cross_entropy|mse|output\n"
+      "                     --optimizer SPEC [--batch N] [--frozen NAME]...\n"
+      "                     [-o RUN.plumb] (a training step; docs/training.md)\n"
       "\n"
       "Compiles the model into a bundle folder: manifest.json (graph hash,\n"
       "contract, gas, interface, nodes in canonical order, the SHA-256 of\n"
@@ -47,6 +50,21 @@ void printCompileHelp(FILE *f) {
       "  --quiet              no progress on stderr\n"
       "  import options       --input-shape, --dim, --input-value as in\n"
       "                       'plumb import' (for .onnx models)\n"
+      "\n"
+      "training (docs/training.md):\n"
+      "  --train              compile one training step instead: (parameters,\n"
+      "                       optimiser state, step, batch, labels|targets) ->\n"
+      "                       (parameters', state', loss); every float\n"
+      "                       initializer not --frozen is a parameter\n"
+      "  --loss L             cross_entropy (first output = logits [batch,\n"
+      "                       classes], new int64 input 'labels'), mse (new\n"
+      "                       input 'targets'), output (first output = loss)\n"
+      "  --optimizer SPEC     sgd:lr=0.1 | momentum:lr=..,momentum=.. |\n"
+      "                       adam:lr=..,beta1=..,beta2=..,eps=.. |\n"
+      "                       adamw:...,weight_decay=..\n"
+      "  --batch N            fix the batch dimension (the first axis of every\n"
+      "                       input) to N\n"
+      "  --frozen NAME        keep initializer NAME constant (repeatable)\n"
       "\n"
       "exit status: 0 success, 1 bad model or failed build, 2 usage error\n");
 }
@@ -105,7 +123,11 @@ int cmdCompile(std::vector<std::string> args) {
   cl.options.push_back(text({"--cxx"}, cxx, "option '--cxx' needs a compiler",
                             /*nonEmpty=*/true));
   cl.options.push_back(flag({"--quiet"}, quiet));
+  TrainFlags train;
+  addTrainOptions(cl.options, train);
   if (int r = cl.parse(args); r >= 0)
+    return r;
+  if (int r = checkTrainFlags(train, model, cmd); r >= 0)
     return r;
   if (out.empty())
     out = llvm::sys::path::stem(model).str() + ".plumb";
@@ -119,13 +141,17 @@ int cmdCompile(std::vector<std::string> args) {
   int exitCode = 0;
   // Bundles always hold the canonical form.
   opts.canonicalize = true;
+  bundle::CompileOptions co;
+  if (train.on && !prepareTrainImport(train, model, opts, cmd, exitCode))
+    return exitCode;
   auto module = loadModel(*ctx, model, opts, cmd, exitCode);
   if (!module)
+    return exitCode;
+  if (train.on && !buildTraining(train, model, *module, co, cmd, exitCode))
     return exitCode;
   if (!getMainFunc(*module))
     return fail(cmd, "'" + model + "' has no func.func @main");
 
-  bundle::CompileOptions co;
   co.buildCpu = targetName != "cuda";
   co.buildCuda = targetName != "cpu";
   co.cxx = cxx;

@@ -27,7 +27,7 @@ void printCostHelp(FILE *f) {
       f,
       "usage: plumb cost MODEL.onnx|MODEL.mlir [import options]\n"
       "                  [--schedule NAME] [--format table|json|csv]\n"
-      "                  [--budget GAS]\n"
+      "                  [--budget GAS] [--steps N]\n"
       "\n"
       "Prices the model in gas before it runs: every node's work (MACs,\n"
       "elementwise and transcendental operations, bytes read and written),\n"
@@ -42,7 +42,11 @@ void printCostHelp(FILE *f) {
       "                       known: %s\n"
       "  --format FMT         table (default; aligned, for people), json or\n"
       "                       csv\n"
-      "  --budget GAS         exit 3 when the total gas exceeds GAS\n"
+      "  --budget GAS         exit 3 when the total gas exceeds GAS (with\n"
+      "                       --steps, the whole job's)\n"
+      "  --steps N            price a training job: MODEL is a training\n"
+      "                       bundle ('plumb compile --train'), whose step\n"
+      "                       program runs N times (docs/training.md)\n"
       "  import options       --input-shape, --dim, --input-value as in\n"
       "                       'plumb import' (for .onnx models)\n"
       "\n"
@@ -256,6 +260,57 @@ bool parseGas(const std::string &s, uint64_t &v) {
   return true;
 }
 
+/// --steps: the bundle, which must be a training bundle.
+bool loadTrainingBundle(const std::string &path,
+                        std::unique_ptr<bundle::Bundle> &out, const char *cmd,
+                        int &exitCode) {
+  exitCode = 2;
+  if (!bundle::isBundleDir(path)) {
+    exitCode = usageError("--steps needs a training bundle ('plumb compile "
+                          "MODEL.onnx --train ...')",
+                          cmd);
+    return false;
+  }
+  bundle::OpenOptions oo;
+  oo.checkCpu = oo.checkCuda = false;
+  auto b = bundle::openBundle(path, oo);
+  if (!b) {
+    exitCode = fail(cmd, "refusing bundle '" + path +
+                             "': " + llvm::toString(b.takeError()));
+    return false;
+  }
+  if ((*b)->manifest.training.empty()) {
+    exitCode = usageError("'" + path + "' is not a training bundle; --steps "
+                          "prices training jobs",
+                          cmd);
+    return false;
+  }
+  out = std::move(*b);
+  return true;
+}
+
+/// Appends the job's price (gas per step times steps) to `out`.
+bool addTrainingJob(const GasReport &r, uint64_t steps,
+                    const std::string &format, std::string &out,
+                    uint64_t &total, const char *cmd) {
+  if (__builtin_mul_overflow(r.totalGas, steps, &total)) {
+    fail(cmd, "the job's gas overflows 64 bits");
+    return false;
+  }
+  if (format == "json") {
+    size_t end = out.rfind("\n}");
+    out = out.substr(0, end) + ",\n  \"steps\": " + std::to_string(steps) +
+          ",\n  \"job_gas\": " + std::to_string(total) + "\n}\n";
+  } else if (format == "csv") {
+    out += "job,,,,,,,,,,,,,," + std::to_string(total) + ",steps=" +
+           std::to_string(steps) + "\n";
+  } else {
+    out += "training job: " + std::to_string(steps) + " steps x " +
+           withCommas(r.totalGas) + " gas = " + withCommas(total) + " gas\n";
+  }
+  return true;
+}
+
 } // namespace
 
 int cmdCost(std::vector<std::string> args) {
@@ -286,20 +341,28 @@ int cmdCost(std::vector<std::string> args) {
     budget = g;
     return std::string();
   }));
+  int steps = 0;
+  cl.options.push_back(number("--steps", steps, 1, 1 << 30));
   if (int r = cl.parse(args); r >= 0)
     return r;
 
   auto ctx = driver::makeContext();
   int exitCode = 0;
-  auto module = loadModel(*ctx, model, opts, cmd, exitCode);
-  if (!module)
+  std::unique_ptr<bundle::Bundle> bundled;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (steps && !loadTrainingBundle(model, bundled, cmd, exitCode))
     return exitCode;
+  if (!bundled)
+    module = loadModel(*ctx, model, opts, cmd, exitCode);
+  if (!bundled && !module)
+    return exitCode;
+  mlir::ModuleOp mod = bundled ? *bundled->module : *module;
   // Price the canonical form: its node order and ids are the ones bundles,
   // traces and disputes use (a model loaded with --no-canonicalize is put
   // into it here).
   std::vector<driver::PipelineDiagnostic> diags;
   if (!opts.canonicalize &&
-      mlir::failed(driver::runCanonicalPipeline(*module, &diags))) {
+      !bundled && mlir::failed(driver::runCanonicalPipeline(mod, &diags))) {
     std::string text;
     for (const driver::PipelineDiagnostic &d : diags)
       text += d.location + ": " + d.message + "\n";
@@ -308,18 +371,22 @@ int cmdCost(std::vector<std::string> args) {
     return 1;
   }
 
-  auto report = computeGas(*module, *schedule);
+  auto report = computeGas(mod, *schedule);
   if (!report)
     return fail(cmd, model + ": " + llvm::toString(report.takeError()));
   std::string out = format == "json"  ? renderJson(*report)
                     : format == "csv" ? renderCsv(*report)
                                       : renderTable(*report);
+  uint64_t total = report->totalGas;
+  if (steps && !addTrainingJob(*report, (uint64_t)steps, format, out, total,
+                               cmd))
+    return 1;
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);
-  if (budget && report->totalGas > *budget) {
+  if (budget && total > *budget) {
     std::fprintf(stderr,
                  "plumb cost: total gas %s exceeds the budget %s (%s)\n",
-                 withCommas(report->totalGas).c_str(),
+                 withCommas(total).c_str(),
                  withCommas(*budget).c_str(), report->schedule.c_str());
     return 3;
   }

@@ -81,6 +81,13 @@ void printDisputeHelp(FILE *f) {
       "                         repeated too. Every repeat must reach the same\n"
       "                         verdict.\n"
       "  --format text|json     output format (default text)\n"
+      "  --data DIR             a training dispute (BUNDLE compiled with\n"
+      "                         --train, parties NAME=TRAIN_DIR from 'plumb\n"
+      "                         train'): the data both trained on. Phase 1\n"
+      "                         finds the first divergent step, both replay it\n"
+      "                         from their checkpoints, phase 2 finds the node\n"
+      "                         (docs/training.md); --behave NAME=\n"
+      "                         lie-state-hash=S makes a party lie\n"
       "  import options         --input-shape, --dim, --input-value as in\n"
       "                         'plumb import' (for .onnx models)\n"
       "\n"
@@ -113,6 +120,8 @@ struct DisputeArgs {
   std::vector<std::pair<std::string, std::string>> behaviours;
   bool measureFull = false;
   int timeoutMs = 20000, repeat = 0;
+  /// A training dispute's data (docs/training.md).
+  std::string data;
 };
 
 /// --party NAME=DIR and --party-cmd NAME=COMMAND.
@@ -141,6 +150,8 @@ int checkParties(DisputeArgs &a, const char *cmd) {
                       "--party-cmd), got " +
                           std::to_string(a.parties.size()),
                       cmd);
+  if (!a.data.empty())
+    return -1; // training parties are checked by the training dispute
   for (auto &b : a.behaviours) {
     auto it = std::find_if(a.parties.begin(), a.parties.end(),
                            [&](const PartySpec &p) { return p.name == b.first; });
@@ -157,6 +168,13 @@ int checkParties(DisputeArgs &a, const char *cmd) {
       return usageError(berr, cmd);
     it->behave.push_back(b.second);
   }
+  for (const PartySpec &p : a.parties)
+    if (!p.dir.empty() && !llvm::sys::fs::exists(trace::manifestPath(p.dir)) &&
+        llvm::sys::fs::exists(p.dir + "/log.json"))
+      return usageError("party " + p.name + ": '" + p.dir +
+                            "' is a training folder: a training dispute needs "
+                            "--data DIR",
+                        cmd);
   for (const PartySpec &p : a.parties)
     if (!p.dir.empty() && !llvm::sys::fs::exists(trace::manifestPath(p.dir)))
       return usageError("party " + p.name + ": '" + p.dir +
@@ -183,6 +201,8 @@ int parseDisputeArgs(const std::vector<std::string> &args, DisputeArgs &a) {
   cl.options.push_back(text({"--inputs-dir"}, a.inputs.dir,
                             "option '--inputs-dir' needs a folder"));
   cl.options.push_back(number("--round-timeout-ms", a.timeoutMs, 1, 3600000));
+  cl.options.push_back(
+      text({"--data"}, a.data, "option '--data' needs a folder", true));
   cl.options.push_back(number("--repeat", a.repeat, 0, 100));
   cl.options.push_back(flag({"--measure-full-run"}, a.measureFull));
   cl.options.push_back(choice({"--format"}, a.format, {"text", "json"},
@@ -482,6 +502,25 @@ int cmdDispute(std::vector<std::string> args) {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (int r = loadRefereeModel(*ctx, a, bundled, module); r >= 0)
     return r;
+  bool training = bundled && !bundled->manifest.training.empty();
+  if (training || !a.data.empty()) {
+    if (!training || a.data.empty())
+      return usageError(training ? "a training dispute needs --data DIR"
+                                 : "--data goes with a training bundle",
+                        cmd);
+    std::vector<TrainPartyArg> ps;
+    for (const PartySpec &p : a.parties) {
+      if (p.dir.empty())
+        return usageError("a training dispute takes --party NAME=TRAIN_DIR",
+                          cmd);
+      ps.push_back({p.name, p.dir, {}});
+    }
+    for (auto &b : a.behaviours)
+      for (TrainPartyArg &p : ps)
+        if (p.name == b.first)
+          p.behave.push_back(b.second);
+    return runTrainDispute(a.model, a.data, ps, a.behaviours, a.format);
+  }
   mlir::ModuleOp mod = bundled ? *bundled->module : *module;
   auto func = getMainFunc(mod);
   if (!func)

@@ -29,6 +29,7 @@ void printMainHelp(FILE *f) {
                "  hash      print the graph hash of a model's canonical form\n"
                "  compile   compile a model into a bundle (C++ and CUDA)\n"
                "  run       run a model on inputs and print output hashes\n"
+               "  train     run a training bundle for N steps (docs/training.md)\n"
                "  cost      price a model in gas before it runs\n"
                "  dispute   settle two traces' disagreement by refereed delegation\n"
                "  serve-trace  answer a dispute referee as a party from a trace\n"
@@ -54,6 +55,7 @@ int main(int argc, char **argv) {
       {"hash", cmdHash, printHashHelp},
       {"compile", cmdCompile, printCompileHelp},
       {"run", cmdRun, printRunHelp},
+      {"train", cmdTrain, printTrainHelp},
       {"cost", cmdCost, printCostHelp},
       {"dispute", cmdDispute, printDisputeHelp},
       {"serve-trace", cmdServeTrace, printServeTraceHelp},

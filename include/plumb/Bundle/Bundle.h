@@ -48,6 +48,11 @@ struct CompileOptions {
   std::string cxx; // host compiler override
   std::string sourceName, sourceSha256;
   std::vector<std::string> importOptions;
+  /// The manifest's training section (Manifest::training).
+  std::string training;
+  /// More files of the bundle (relative path, bytes), listed and hashed in
+  /// the manifest like the others.
+  std::vector<std::pair<std::string, std::string>> extraFiles;
   ProgressFn progress;
 };
 

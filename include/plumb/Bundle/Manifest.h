@@ -71,6 +71,9 @@ struct Manifest {
   std::string sourceName;   // the file the bundle was compiled from
   std::string sourceSha256; // its SHA-256
   std::vector<std::string> importOptions;
+  /// A training bundle's configuration (`plumb compile --train`,
+  /// docs/training.md): one compact JSON object, or "" (no "training" key).
+  std::string training;
   bool hasGas = false;
   std::string gasSchedule;
   uint64_t gasTotal = 0;

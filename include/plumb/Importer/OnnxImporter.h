@@ -23,6 +23,11 @@ struct ImportOptions {
   /// Whether tools run the plumb-canonicalize pipeline after loading
   /// (`--no-canonicalize` turns it off). The importer itself ignores it.
   bool canonicalize = true;
+  /// Mark each top-level initializer's constant with its name
+  /// (`plumb.initializer`), for `plumb compile --train`, which turns the
+  /// float ones into parameters. Off for everything else (the attribute
+  /// would change the graph hash).
+  bool nameInitializers = false;
 };
 
 /// Imports the model at `path`. On failure returns null and fills `err` with
