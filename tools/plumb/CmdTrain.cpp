@@ -183,6 +183,26 @@ void printTrainHelp(FILE *f) {
 
 namespace {
 
+/// Opens a training bundle for a CPU run and reads its training section and
+/// the data set in `data`: what plumb train and a training dispute both
+/// start from. On failure, `err` says why.
+std::unique_ptr<bundle::Bundle> openTraining(const std::string &path,
+                                             bool interpret,
+                                             const std::string &data,
+                                             train::TrainingInfo &info,
+                                             train::Dataset &ds,
+                                             std::string &err) {
+  auto b = bundle::openBundleForRun(path, "cpu", interpret);
+  if (!b) {
+    err = llvm::toString(b.takeError());
+    return nullptr;
+  }
+  if (!train::readTrainingInfo(**b, info, err) ||
+      !train::loadDataset(data, **b, info, ds, err))
+    return nullptr;
+  return std::move(*b);
+}
+
 void printTrainResult(const train::TrainLog &log, double msPerStep,
                       const std::string &out, int threads, bool interpret,
                       bool json) {
@@ -262,25 +282,23 @@ int cmdTrain(std::vector<std::string> args) {
   to.threads = threads;
   to.interpret = interpret;
   to.progress = format == "text";
-  auto b = bundle::openBundleForRun(run, "cpu", interpret);
-  if (!b)
-    return fail(cmd, llvm::toString(b.takeError()));
   train::TrainingInfo info;
   train::Dataset ds;
   std::string err;
-  if (!train::readTrainingInfo(**b, info, err) ||
-      !train::loadDataset(data, **b, info, ds, err))
+  std::unique_ptr<bundle::Bundle> b =
+      openTraining(run, interpret, data, info, ds, err);
+  if (!b)
     return fail(cmd, err);
   for (const train::StepFault &f : to.faults)
-    if (f.node >= (int64_t)(*b)->manifest.nodes.size())
+    if (f.node >= (int64_t)b->manifest.nodes.size())
       return usageError("--inject-fault: node " + std::to_string(f.node) +
                             " does not exist (the step has " +
-                            std::to_string((*b)->manifest.nodes.size()) +
+                            std::to_string(b->manifest.nodes.size()) +
                             " nodes)",
                         cmd);
   train::TrainLog log;
   double msPerStep = 0;
-  if (!train::trainRun(**b, info, ds, to, out, log, msPerStep, err))
+  if (!train::trainRun(*b, info, ds, to, out, log, msPerStep, err))
     return fail(cmd, err);
   printTrainResult(log, msPerStep, out, threads, interpret, format == "json");
   return 0;
@@ -380,16 +398,14 @@ int runTrainDispute(
     if (bh.first != specs[0].name && bh.first != specs[1].name)
       return usageError(
           "--behave names '" + bh.first + "', which is not a party", cmd);
-  auto b = bundle::openBundleForRun(bundlePath, "cpu", false);
-  if (!b)
-    return fail(cmd, llvm::toString(b.takeError()));
   train::TrainingInfo info;
   train::Dataset ds;
   std::string err;
-  if (!train::readTrainingInfo(**b, info, err) ||
-      !train::loadDataset(data, **b, info, ds, err))
+  std::unique_ptr<bundle::Bundle> b =
+      openTraining(bundlePath, false, data, info, ds, err);
+  if (!b)
     return fail(cmd, err);
-  train::TrainDisputeResult r = train::trainDispute(**b, info, ds, specs);
+  train::TrainDisputeResult r = train::trainDispute(*b, info, ds, specs);
   printTrainDispute(r, format == "json");
   if (!r.error.empty()) {
     fail(cmd, r.error);
