@@ -197,8 +197,18 @@ public:
              std::optional<llvm::SmallVector<float>> dflt);
   mlir::FailureOr<std::vector<std::string>>
   attrStrings(NodeCtx &n, llvm::StringRef name);
-  mlir::FailureOr<mlir::DenseElementsAttr> attrTensor(NodeCtx &n,
-                                                       llvm::StringRef name);
+  /// `onnxType`, when given, receives TensorValue::onnxType.
+  mlir::FailureOr<mlir::DenseElementsAttr>
+  attrTensor(NodeCtx &n, llvm::StringRef name, int32_t *onnxType = nullptr);
+
+  /// ONNX 8/16-bit integer tensors are int32 values here (their exact
+  /// values); this map gives their ONNX type (TensorProto.DataType), which
+  /// QuantizeLinear's output, saturation and Cast need.
+  llvm::DenseMap<mlir::Value, int32_t> narrowTypes;
+  int32_t narrowType(mlir::Value v) const {
+    auto it = narrowTypes.find(v);
+    return it == narrowTypes.end() ? 0 : it->second;
+  }
 
   /// Converts a decoded tensor to an attribute.
   mlir::DenseElementsAttr toAttr(const TensorValue &t);

@@ -103,6 +103,9 @@ std::string typeText(int32_t onnxType) {
 }
 
 const char *const kSupportedTypes = "FLOAT, INT64, INT32 and BOOL";
+/// Constants may also be narrow integers (decoded into INT32).
+const char *const kSupportedConstantTypes =
+    "FLOAT, INT64, INT32, BOOL, UINT8, INT8, UINT16 and INT16";
 
 /// Strict non-negative decimal integer (no sign, no spaces, no overflow).
 bool parseUnsigned(std::string_view s, int64_t &out) {
@@ -790,6 +793,48 @@ bool readExternalData(const onnx::TensorProto &t, const std::string &modelDir,
   return true;
 }
 
+/// Bytes per element of the integer types narrower than INT32 that are
+/// decoded into INT32, or 0 for any other type.
+size_t narrowIntSize(int32_t onnxType) {
+  switch (onnxType) {
+  case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::INT8:
+    return 1;
+  case onnx::TensorProto::UINT16:
+  case onnx::TensorProto::INT16:
+    return 2;
+  default:
+    return 0;
+  }
+}
+
+/// Little-endian 8/16-bit integers (signed or not, by the ONNX type) as
+/// little-endian int32 values.
+std::vector<char> widenNarrowInts(const std::vector<char> &in,
+                                  int32_t onnxType, int64_t elements) {
+  std::vector<char> out(size_t(elements) * 4);
+  for (int64_t i = 0; i < elements; ++i) {
+    int32_t v;
+    const auto *p = reinterpret_cast<const unsigned char *>(in.data());
+    switch (onnxType) {
+    case onnx::TensorProto::UINT8:
+      v = p[i];
+      break;
+    case onnx::TensorProto::INT8:
+      v = int8_t(p[i]);
+      break;
+    case onnx::TensorProto::UINT16:
+      v = uint16_t(p[2 * i] | (p[2 * i + 1] << 8));
+      break;
+    default: // INT16
+      v = int16_t(uint16_t(p[2 * i] | (p[2 * i + 1] << 8)));
+      break;
+    }
+    storeLE(out.data() + 4 * i, uint64_t(uint32_t(v)), 4);
+  }
+  return out;
+}
+
 } // namespace
 
 bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
@@ -798,10 +843,14 @@ bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
   DType dtype;
   if (!t.has_data_type() || t.data_type() == onnx::TensorProto::UNDEFINED)
     return fail(err, what + " has no data type");
-  if (!dtypeFromOnnx(t.data_type(), dtype))
+  // 8- and 16-bit integers are decoded into INT32 (exact values).
+  size_t narrowSize = narrowIntSize(t.data_type());
+  if (narrowSize)
+    dtype = DType::I32;
+  else if (!dtypeFromOnnx(t.data_type(), dtype))
     return fail(err, what + " has unsupported data type " +
                          typeText(t.data_type()) + " (Plumb supports " +
-                         kSupportedTypes + ")");
+                         kSupportedConstantTypes + ")");
   if (t.has_segment())
     return fail(err, what + " is segmented (TensorProto.segment), which Plumb "
                             "does not support");
@@ -819,7 +868,7 @@ bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
     return fail(err, what + " has shape " + formatShape(shape) +
                          ", more than " + std::to_string(limits.maxElements) +
                          " elements (the limit)");
-  size_t esize = dtypeSize(dtype);
+  size_t esize = narrowSize ? narrowSize : dtypeSize(dtype);
   uint64_t bytes = 0;
   if (__builtin_mul_overflow(uint64_t(elements), uint64_t(esize), &bytes) ||
       bytes > limits.maxTensorBytes)
@@ -828,8 +877,9 @@ bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
                          std::to_string(limits.maxTensorBytes) +
                          " bytes (the limit)");
   std::string needText = "its shape " + formatShape(shape) + " of " +
-                         dtypeName(dtype) + " needs " + std::to_string(bytes) +
-                         " bytes";
+                         (narrowSize ? typeText(t.data_type())
+                                     : std::string(dtypeName(dtype))) +
+                         " needs " + std::to_string(bytes) + " bytes";
 
   // Typed fields that do not belong to this type must be empty.
   int typedFloat = t.float_data_size(), typedI64 = t.int64_data_size(),
@@ -888,7 +938,10 @@ bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
                            std::to_string(elements));
     data.assign(size_t(bytes), 0);
     char *p = data.data();
-    for (int64_t i = 0; i < elements; ++i) {
+    for (int64_t i = 0; i < elements && narrowSize; ++i)
+      storeLE(p + narrowSize * i, uint64_t(uint32_t(t.int32_data(int(i)))),
+              int(narrowSize));
+    for (int64_t i = 0; i < elements && !narrowSize; ++i) {
       switch (dtype) {
       case DType::F32:
         storeF32(p + 4 * i, t.float_data(int(i)));
@@ -908,6 +961,11 @@ bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
   if (dtype == DType::Bool)
     for (char &c : data)
       c = c != 0 ? 1 : 0; // canonical booleans
+  out.onnxType = 0;
+  if (narrowSize) {
+    data = widenNarrowInts(data, t.data_type(), elements);
+    out.onnxType = t.data_type();
+  }
   out.dtype = dtype;
   out.shape = std::move(shape);
   out.data = std::move(data);

@@ -261,7 +261,8 @@ FailureOr<std::vector<std::string>> Importer::attrStrings(NodeCtx &n,
   return std::vector<std::string>(a->strings().begin(), a->strings().end());
 }
 
-FailureOr<DenseElementsAttr> Importer::attrTensor(NodeCtx &n, StringRef name) {
+FailureOr<DenseElementsAttr> Importer::attrTensor(NodeCtx &n, StringRef name,
+                                                  int32_t *onnxType) {
   const auto *a = attr(n, name);
   if (!a)
     return error(n) << "required attribute '" << name << "' is missing";
@@ -272,6 +273,8 @@ FailureOr<DenseElementsAttr> Importer::attrTensor(NodeCtx &n, StringRef name) {
   if (!decodeTensor(a->t(), modelDir, options.limits,
                     "attribute '" + name.str() + "'", t, e))
     return error(n) << e.message;
+  if (onnxType)
+    *onnxType = t.onnxType;
   return toAttr(t);
 }
 
@@ -315,12 +318,10 @@ void Importer::collectUnsupported(
                            out, depth + 1, seen);
     } else {
       bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
-      if (!defaultDomain || !table.find(node.op_type())) {
-        std::string name = node.op_type();
-        if (!defaultDomain)
-          name = node.domain() + "." + name;
+      std::string name = defaultDomain ? node.op_type()
+                                       : node.domain() + "." + node.op_type();
+      if (!table.find(name))
         out.push_back(name + " (" + describeNode(node, i) + where + ")");
-      }
     }
     if (depth < options.limits.maxGraphDepth)
       for (const auto &a : node.attribute()) {
@@ -525,9 +526,12 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int64_t index,
       return failure();
     }
   } else {
-    const OpEntry *handler = opHandlers().find(node.op_type());
+    bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+    std::string key = defaultDomain ? node.op_type()
+                                    : node.domain() + "." + node.op_type();
+    const OpEntry *handler = opHandlers().find(key);
     if (!handler) {
-      diagText = "unsupported operator " + node.op_type();
+      diagText = "unsupported operator " + key;
       failedNode = describeNode(node, index);
       return failure();
     }
@@ -584,6 +588,8 @@ LogicalResult Importer::importGraphInScope(const onnx::GraphProto &g,
       return failure();
     }
     Value c = constantOf(toAttr(t));
+    if (t.onnxType)
+      narrowTypes[c] = t.onnxType;
     if (options.nameInitializers && !scope.parent)
       c.getDefiningOp()->setAttr("plumb.initializer",
                                  b.getStringAttr(init.name()));
@@ -799,6 +805,15 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
   for (int i = 0; i < g.output_size(); ++i) {
     int32_t et = g.output(i).type().tensor_type().elem_type();
     DType dt;
+    if (et == onnx::TensorProto::UINT8 || et == onnx::TensorProto::INT8 ||
+        et == onnx::TensorProto::UINT16 || et == onnx::TensorProto::INT16) {
+      err = {"output '" + g.output(i).name() + "' is " + onnxTypeName(et) +
+                 ": Plumb computes 8- and 16-bit integers inside a graph "
+                 "(held as int32) but does not return them yet; return them "
+                 "dequantized or cast to INT32",
+             1};
+      return nullptr;
+    }
     if (et != 0 && dtypeFromOnnx(et, dt) &&
         mlirType(dt) != cast<RankedTensorType>(outputs[i].getType()).getElementType()) {
       err = {"output '" + g.output(i).name() + "' is declared as " +

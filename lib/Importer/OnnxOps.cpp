@@ -378,10 +378,14 @@ LogicalResult constant(Importer &im, NodeCtx &n) {
     return im.error(n) << "Constant needs exactly one value attribute";
   StringRef name = a->name();
   if (name == "value") {
-    auto t = im.attrTensor(n, "value");
+    int32_t onnxType = 0;
+    auto t = im.attrTensor(n, "value", &onnxType);
     if (failed(t))
       return failure();
-    return out0(n, im.constantOf(*t)), success();
+    Value c = im.constantOf(*t);
+    if (onnxType)
+      im.narrowTypes[c] = onnxType;
+    return out0(n, c), success();
   }
   if (name == "value_float") {
     auto f = im.attrFloat(n, name, std::nullopt);
@@ -1154,6 +1158,7 @@ LogicalResult softmax(Importer &im, NodeCtx &n) {
 } // namespace
 
 void registerNNHandlers(OpTable &table);
+void registerQuantHandlers(OpTable &table);
 
 const OpTable &opHandlers() {
   static const OpTable table = [] {
@@ -1222,6 +1227,7 @@ const OpTable &opHandlers() {
     t.add("Softmax", softmax<SoftmaxOp>, kF32);
     t.add("LogSoftmax", softmax<LogSoftmaxOp>, kF32);
     registerNNHandlers(t);
+    registerQuantHandlers(t);
     return t;
   }();
   return table;

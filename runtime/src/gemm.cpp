@@ -502,4 +502,32 @@ int plumb_rt_matmul_f32(const float *A, const int64_t *a_shape, int32_t a_rank,
                          &y_rank, block);
 }
 
+int plumb_rt_matmul_i32(const int32_t *A, const int64_t *a_shape,
+                        int32_t a_rank, const int32_t *B,
+                        const int64_t *b_shape, int32_t b_rank, int32_t *Y) {
+  plumb::rt::MatMulLayout L;
+  if (!plumb::rt::matmulLayout(L, a_shape, a_rank, b_shape, b_rank))
+    return -1;
+  // Unsigned arithmetic: the wraparound is defined behaviour and the bits
+  // are the two's-complement int32 result.
+  for (int64_t b = 0; b < L.batch; ++b) {
+    int64_t aOff, bOff;
+    plumb::rt::matmulBatchOffsets(L, b, &aOff, &bOff);
+    const int32_t *a = A + aOff, *bm = B + bOff;
+    uint32_t *y = reinterpret_cast<uint32_t *>(Y) + b * L.M * L.N;
+    for (int64_t m = 0; m < L.M; ++m) {
+      uint32_t *row = y + m * L.N;
+      for (int64_t n = 0; n < L.N; ++n)
+        row[n] = 0;
+      for (int64_t k = 0; k < L.K; ++k) {
+        const uint32_t av = uint32_t(a[m * L.K + k]);
+        const int32_t *brow = bm + k * L.N;
+        for (int64_t n = 0; n < L.N; ++n)
+          row[n] += av * uint32_t(brow[n]);
+      }
+    }
+  }
+  return 0;
+}
+
 } // extern "C"

@@ -158,6 +158,22 @@ func.func @matmul_scalar(%x: tensor<f32>, %y: tensor<3xf32>) {
 
 // -----
 
+func.func @matmul_integer_contraction(%x: tensor<2x3xi32>, %y: tensor<4x5xi32>) {
+  // expected-error @+1 {{matmul contraction dimensions differ: 2x3 and 4x5 (3 vs 4)}}
+  %0 = plumb.matmul_integer %x, %y : (tensor<2x3xi32>, tensor<4x5xi32>) -> tensor<2x5xi32>
+  return
+}
+
+// -----
+
+func.func @matmul_integer_float(%x: tensor<2x3xf32>, %y: tensor<3x5xf32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of 32-bit signless integer values}}
+  %0 = plumb.matmul_integer %x, %y : (tensor<2x3xf32>, tensor<3x5xf32>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
 func.func @matmul_contraction(%x: tensor<2x3xf32>, %y: tensor<4x5xf32>) {
   // expected-error @+1 {{matmul contraction dimensions differ: 2x3 and 4x5 (3 vs 4)}}
   %0 = plumb.matmul %x, %y : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>

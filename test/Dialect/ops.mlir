@@ -289,3 +289,10 @@ func.func @conv_transpose_3d(%x: tensor<1x1x3x4x5xf32>, %w: tensor<1x2x3x3x3xf32
   %0 = plumb.conv_transpose %x, %w {dilations = array<i64: 1, 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0, 0>, pads = array<i64: 0, 0, 0, 0, 0, 0>, strides = array<i64: 1, 1, 1>} : (tensor<1x1x3x4x5xf32>, tensor<1x2x3x3x3xf32>) -> tensor<1x2x5x6x7xf32>
   return %0 : tensor<1x2x5x6x7xf32>
 }
+
+// CHECK-LABEL: func.func @matmul_integer
+func.func @matmul_integer(%a: tensor<2x3xi32>, %b: tensor<3x4xi32>) -> tensor<2x4xi32> {
+  // CHECK: plumb.matmul_integer %{{.+}}, %{{.+}} : (tensor<2x3xi32>, tensor<3x4xi32>) -> tensor<2x4xi32>
+  %0 = plumb.matmul_integer %a, %b : (tensor<2x3xi32>, tensor<3x4xi32>) -> tensor<2x4xi32>
+  return %0 : tensor<2x4xi32>
+}

@@ -46,12 +46,15 @@ func.func @broadcast(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %i: tensor<2x1xi32>
 // The reduction tree is an argument (the default policy, 256, without one).
 // CHECK-LABEL: op plumb.matmul
 // CHECK-NEXT: plumb_rt_matmul_f32(%in0:f32, [2, 4, 8], 3, %in1:f32, [8, 5], 2, %out0:f32, 64)
+// CHECK-LABEL: op plumb.matmul_integer
+// CHECK-NEXT: plumb_rt_matmul_i32(%in0:i32, [2, 4, 8], 3, %in1:i32, [8, 5], 2, %out0:i32)
 // CHECK-LABEL: op plumb.gemm
 // CHECK-NEXT: plumb_rt_gemm(1, 5, 8, 0x3F800000, %in0:f32, 0, %in1:f32, 1, 0x3F800000, %in2:f32, [5], 1, %out0:f32, 256)
 // CHECK-LABEL: op plumb.conv
 // CHECK-NEXT: plumb_rt_conv2d(&plumb_conv2d_params{1, 2, 5, 5, 4, 3, 3, 3, 3, 1, 1, 1, 1, 1, 0, 0, 0, 0}, %in0:f32, %in1:f32, null, %out0:f32, 16)
-func.func @contractions(%a: tensor<2x4x8xf32>, %b: tensor<8x5xf32>, %v: tensor<1x8xf32>, %w: tensor<5x8xf32>, %c: tensor<5xf32>, %x: tensor<1x2x5x5xf32>, %k: tensor<4x2x3x3xf32>) {
+func.func @contractions(%a: tensor<2x4x8xf32>, %b: tensor<8x5xf32>, %v: tensor<1x8xf32>, %w: tensor<5x8xf32>, %c: tensor<5xf32>, %x: tensor<1x2x5x5xf32>, %k: tensor<4x2x3x3xf32>, %ia: tensor<2x4x8xi32>, %ib: tensor<8x5xi32>) {
   %0 = plumb.matmul %a, %b {tree = #plumb.tree<blocked 64>} : (tensor<2x4x8xf32>, tensor<8x5xf32>) -> tensor<2x4x5xf32>
+  %3 = plumb.matmul_integer %ia, %ib : (tensor<2x4x8xi32>, tensor<8x5xi32>) -> tensor<2x4x5xi32>
   %1 = plumb.gemm %v, %w, %c {alpha = 1.0 : f32, beta = 1.0 : f32, trans_a = false, trans_b = true} : (tensor<1x8xf32>, tensor<5x8xf32>, tensor<5xf32>) -> tensor<1x5xf32>
   %2 = plumb.conv %x, %k {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, tree = #plumb.tree<blocked 16>} : (tensor<1x2x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x3x3xf32>
   return

@@ -180,6 +180,14 @@ FailureOr<OpCounts> MatMulOp::getCounts() {
   return c.finish();
 }
 
+/// matmul_integer: as matmul (integer multiply-adds priced as MACs).
+FailureOr<OpCounts> MatMulIntegerOp::getCounts() {
+  Counter c(getOperation());
+  ArrayRef<int64_t> a = shapeOf(getLhs());
+  c.macs = elems(getOutput()) * CheckedCount::fromDim(a.empty() ? 1 : a.back());
+  return c.finish();
+}
+
 /// gemm: M*N K-term dot products, then alpha * t (if alpha != 1), and
 /// t + beta * c (one add, one more multiply if beta != 1).
 FailureOr<OpCounts> GemmOp::getCounts() {

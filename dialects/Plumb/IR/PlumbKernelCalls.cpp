@@ -240,6 +240,15 @@ LogicalResult MatMulOp::lowerToKernelCalls(KernelLowering &l, std::string &) {
   return success();
 }
 
+LogicalResult MatMulIntegerOp::lowerToKernelCalls(KernelLowering &l,
+                                                  std::string &) {
+  KernelCall &c = l.call("matmul_i32", "matmul_integer");
+  c.operand(0, ElemType::I32);
+  shapeAndRank(c, getLhs()).operand(1, ElemType::I32);
+  shapeAndRank(c, getRhs()).result(0, ElemType::I32);
+  return success();
+}
+
 LogicalResult GemmOp::lowerToKernelCalls(KernelLowering &l, std::string &) {
   ArrayRef<int64_t> a = shapeOf(getA()), y = shapeOf(getOutput());
   int64_t M = y[0], N = y[1], K = getTransA() ? a[0] : a[1];

@@ -127,6 +127,12 @@ LogicalResult MatMulOp::verify() {
                                     [&] { return emitOpError(); }));
 }
 
+LogicalResult MatMulIntegerOp::verify() {
+  return expectShape(*this, getOutput(),
+                     shapes::matmul(shapeOf(getLhs()), shapeOf(getRhs()),
+                                    [&] { return emitOpError(); }));
+}
+
 LogicalResult GemmOp::verify() {
   std::optional<ArrayRef<int64_t>> c;
   if (getC())

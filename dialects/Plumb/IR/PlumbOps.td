@@ -335,6 +335,27 @@ def Plumb_MatMulOp : Plumb_ComputeOp<"matmul",
   let hasVerifier = 1;
 }
 
+def Plumb_MatMulIntegerOp : Plumb_ComputeOp<"matmul_integer", [Pure]> {
+  let summary = "numpy matmul of int32 tensors, wrapping (MatMulInteger)";
+  let description = [{
+    numpy `matmul` shapes as `plumb.matmul`; each output element is the sum
+    over k of lhs(m, k) * rhs(k, n) in two's-complement int32 arithmetic
+    (products and sums wrap modulo 2^32). The sum is exact in any order, so
+    the op has no tree. ONNX MatMulInteger imports as this op on the
+    operands minus their zero points (8-bit values held as int32).
+
+    ```mlir
+    %c = plumb.matmul_integer %a, %b : (tensor<2x3xi32>, tensor<3x4xi32>) -> tensor<2x4xi32>
+    ```
+  }];
+  let arguments = (ins StaticShapeTensorOf<[I32]>:$lhs,
+                       StaticShapeTensorOf<[I32]>:$rhs);
+  let results = (outs StaticShapeTensorOf<[I32]>:$output);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 def Plumb_GemmOp : Plumb_ComputeOp<"gemm",
     [Pure, Plumb_FusionHead, Plumb_HasReductionTree]> {
   let summary = "General matrix multiply Y = alpha * A' * B' + beta * C";

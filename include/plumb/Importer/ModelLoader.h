@@ -44,6 +44,10 @@ struct TensorValue {
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
   std::vector<char> data; // numElements(shape) * dtypeSize(dtype) bytes
+  /// The ONNX data type (TensorProto.DataType) of a tensor widened on
+  /// decoding: UINT8, INT8, UINT16 and INT16 are held as INT32 with their
+  /// exact values (docs/determinism.md, "Narrow integers"); 0 otherwise.
+  int32_t onnxType = 0;
   int64_t numElements() const;
 };
 

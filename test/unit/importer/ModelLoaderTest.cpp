@@ -788,12 +788,14 @@ TEST(ModelLoaderTensor, UnsupportedTypes) {
   t.add_dims(1);
   EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
   EXPECT_EQ(err.message, "initializer 'h' has unsupported data type FLOAT16 "
-                         "(Plumb supports FLOAT, INT64, INT32 and BOOL)");
+                         "(Plumb supports FLOAT, INT64, INT32, BOOL, UINT8, INT8, "
+                         "UINT16 and INT16)");
   EXPECT_EQ(err.exitCode, 1);
   t.set_data_type(onnx::TensorProto::DOUBLE);
   EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
   EXPECT_EQ(err.message, "initializer 'h' has unsupported data type DOUBLE "
-                         "(Plumb supports FLOAT, INT64, INT32 and BOOL)");
+                         "(Plumb supports FLOAT, INT64, INT32, BOOL, UINT8, INT8, "
+                         "UINT16 and INT16)");
   // The types of IR 9 to 13, numbers the protos Plumb builds against do not
   // name: refused by name, never parsed.
   const std::pair<int, const char *> newer[] = {
@@ -809,13 +811,15 @@ TEST(ModelLoaderTensor, UnsupportedTypes) {
     EXPECT_EQ(err.message,
               std::string("initializer 'h' has unsupported data "
                           "type ") +
-                  name + " (Plumb supports FLOAT, INT64, INT32 and BOOL)");
+                  name + " (Plumb supports FLOAT, INT64, INT32, BOOL, UINT8, "
+                         "INT8, UINT16 and INT16)");
   }
   t.clear_raw_data();
   t.set_data_type(99);
   EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
   EXPECT_EQ(err.message, "initializer 'h' has unsupported data type number 99 "
-                         "(Plumb supports FLOAT, INT64, INT32 and BOOL)");
+                         "(Plumb supports FLOAT, INT64, INT32, BOOL, UINT8, INT8, "
+                         "UINT16 and INT16)");
   t.clear_data_type();
   EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
   EXPECT_EQ(err.message, "initializer 'h' has no data type");
@@ -830,6 +834,51 @@ TEST(ModelLoaderTensor, UnsupportedTypes) {
 std::string lengthField(int number, const std::string &payload) {
   return std::string(1, char((number << 3) | 2)) +
          std::string(1, char(payload.size())) + payload;
+}
+
+TEST(ModelLoaderTensor, NarrowIntegersWidenToInt32) {
+  // UINT8 / INT8 / UINT16 / INT16 decode into INT32 with their exact
+  // values, from raw_data (1 or 2 bytes each) and from int32_data; the
+  // ONNX type is kept in onnxType.
+  TensorValue v;
+  ImportError err;
+  onnx::TensorProto t;
+  t.add_dims(3);
+  auto ints = [&] {
+    std::vector<int32_t> out(v.data.size() / 4);
+    std::memcpy(out.data(), v.data.data(), v.data.size());
+    return out;
+  };
+  t.set_data_type(onnx::TensorProto::UINT8);
+  t.set_raw_data(std::string("\x00\x80\xff", 3));
+  ASSERT_TRUE(decodeTensor(t, "", kLimits, "w", v, err)) << err.message;
+  EXPECT_EQ(v.dtype, DType::I32);
+  EXPECT_EQ(v.onnxType, onnx::TensorProto::UINT8);
+  EXPECT_EQ(ints(), (std::vector<int32_t>{0, 128, 255}));
+  t.set_data_type(onnx::TensorProto::INT8);
+  ASSERT_TRUE(decodeTensor(t, "", kLimits, "w", v, err)) << err.message;
+  EXPECT_EQ(ints(), (std::vector<int32_t>{0, -128, -1}));
+  t.set_data_type(onnx::TensorProto::INT16);
+  t.set_raw_data(std::string("\x01\x00\x00\x80\xff\xff", 6));
+  ASSERT_TRUE(decodeTensor(t, "", kLimits, "w", v, err)) << err.message;
+  EXPECT_EQ(ints(), (std::vector<int32_t>{1, -32768, -1}));
+  t.set_data_type(onnx::TensorProto::UINT16);
+  ASSERT_TRUE(decodeTensor(t, "", kLimits, "w", v, err)) << err.message;
+  EXPECT_EQ(ints(), (std::vector<int32_t>{1, 32768, 65535}));
+  // int32_data holds narrow values one per entry.
+  t.clear_raw_data();
+  t.set_data_type(onnx::TensorProto::INT8);
+  t.add_int32_data(-5);
+  t.add_int32_data(7);
+  t.add_int32_data(127);
+  ASSERT_TRUE(decodeTensor(t, "", kLimits, "w", v, err)) << err.message;
+  EXPECT_EQ(ints(), (std::vector<int32_t>{-5, 7, 127}));
+  // raw_data of the wrong length names the narrow type.
+  t.clear_int32_data();
+  t.set_raw_data(std::string(4, '\0'));
+  EXPECT_FALSE(decodeTensor(t, "", kLimits, "w", v, err));
+  EXPECT_EQ(err.message, "w has 4 bytes of raw_data; its shape [3] of INT8 "
+                         "needs 3 bytes");
 }
 
 TEST(ModelLoaderNewerFields, NodeOverload) {

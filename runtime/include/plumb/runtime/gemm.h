@@ -77,6 +77,16 @@ int plumb_rt_matmul_f32(const float *A, const int64_t *a_shape, int32_t a_rank,
                         const float *B, const int64_t *b_shape, int32_t b_rank,
                         float *Y, int64_t block);
 
+/// Integer MatMul (ONNX MatMulInteger after the zero points are subtracted):
+/// numpy matmul shapes as plumb_rt_matmul_f32, int32 operands, each output
+/// the sum over k of A(m, k) * B(k, n) in two's-complement int32 arithmetic
+/// (products and sums wrap modulo 2^32). Wrapping addition is associative,
+/// so the result does not depend on the order of the terms: no tree.
+/// Returns 0, or -1 on a shape mismatch.
+int plumb_rt_matmul_i32(const int32_t *A, const int64_t *a_shape,
+                        int32_t a_rank, const int32_t *B,
+                        const int64_t *b_shape, int32_t b_rank, int32_t *Y);
+
 /// GEMV with B packed once (for a constant B used run after run): Y[n] =
 /// the Gemm epilogue of the dot product over k of A[k * a_cs] and B(k, n),
 /// exactly as plumb_rt_gemm_strided computes it for M = 1 (the same tree per

@@ -1,0 +1,416 @@
+//===- lib/Importer/OnnxOpsQuant.cpp - ONNX operators: quantization -------===//
+//
+// Part of Plumb. Linear quantization: QuantizeLinear, DequantizeLinear,
+// DynamicQuantizeLinear and MatMulInteger, composed from plumb ops. ONNX's
+// 8- and 16-bit integer tensors are int32 tensors here, holding their exact
+// values; the importer's narrowTypes map remembers their ONNX type
+// (docs/determinism.md, "Narrow integers"). Every step is a plumb op with its
+// own contract, so the sequence below is the whole definition:
+//
+//   dequantize(x, s, z) = f32(x - z) * s            (x - z exact in int32)
+//   quantize(x, s, z)   = int32(rne(clamp(x / s, qmin - z, qmax - z))) + z
+//
+// where rne(w) = (w + 1.5 * 2^23) - 1.5 * 2^23, which is round-half-to-even
+// of w exactly for |w| <= 2^22 (the clamp keeps |w| <= 2^17), and clamp is
+// max then min (a NaN quotient stays NaN and casts to 0, giving z). This is
+// ONNX Runtime's order (divide, clamp in float, round, add the zero point).
+//
+//===----------------------------------------------------------------------===//
+#include "ImporterImpl.h"
+
+#include "onnx/onnx_pb.h"
+
+using namespace mlir;
+
+namespace plumb {
+namespace importer {
+
+namespace {
+
+LogicalResult setOutQ(NodeCtx &n, FailureOr<Value> v) {
+  if (failed(v))
+    return failure();
+  n.outputs.push_back(*v);
+  return success();
+}
+
+LogicalResult needQ(Importer &im, NodeCtx &n, int64_t lo, int64_t hi) {
+  if (n.numInputs() < lo || n.numInputs() > hi)
+    return im.error(n) << "expects " << lo
+                       << (lo == hi ? "" : " to " + std::to_string(hi))
+                       << " inputs, got " << n.numInputs();
+  for (int64_t i = 0; i < lo; ++i)
+    if (!n.in(i))
+      return im.error(n) << "input " << i << " is required";
+  return success();
+}
+
+/// The integer range of an ONNX quantized type.
+struct QRange {
+  int64_t lo, hi;
+};
+std::optional<QRange> rangeOf(int32_t onnxType) {
+  switch (onnxType) {
+  case onnx::TensorProto::UINT8:
+    return QRange{0, 255};
+  case onnx::TensorProto::INT8:
+    return QRange{-128, 127};
+  case onnx::TensorProto::UINT16:
+    return QRange{0, 65535};
+  case onnx::TensorProto::INT16:
+    return QRange{-32768, 32767};
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A small builder over Importer::make for the composed sequences.
+struct Q {
+  Importer &im;
+  NodeCtx &n;
+  Type f32() { return im.b.getF32Type(); }
+  Type i32() { return im.b.getI32Type(); }
+  static ArrayRef<int64_t> shape(Value v) { return Importer::shapeOf(v); }
+  RankedTensorType like(Value v, Type t) {
+    return Importer::tensorType(shape(v), t);
+  }
+  FailureOr<RankedTensorType> bcast(Value a, Value b, Type t) {
+    auto s = shapes::broadcast({shape(a), shape(b)}, im.emitter(n));
+    if (failed(s))
+      return failure();
+    return Importer::tensorType(*s, t);
+  }
+  template <typename OpTy> FailureOr<Value> bin(Value a, Value b) {
+    auto t = bcast(a, b, Importer::eltOf(a));
+    if (failed(t))
+      return failure();
+    return im.make<OpTy>(n, *t, a, b);
+  }
+  template <typename OpTy> FailureOr<Value> var(Value a, Value b) {
+    auto t = bcast(a, b, Importer::eltOf(a));
+    if (failed(t))
+      return failure();
+    return im.make<OpTy>(n, *t, ValueRange{a, b});
+  }
+  FailureOr<Value> cast(Value v, Type t) {
+    if (Importer::eltOf(v) == t)
+      return v;
+    return im.make<CastOp>(n, like(v, t), v);
+  }
+  Value scalarF(float x) {
+    auto t = RankedTensorType::get({}, f32());
+    return im.constantOf(DenseElementsAttr::get(t, x));
+  }
+  /// Round half to even of |w| <= 2^22, exactly (see the file comment).
+  FailureOr<Value> rne(Value w) {
+    Value magic = scalarF(12582912.0f);
+    auto up = bin<AddOp>(w, magic);
+    if (failed(up))
+      return failure();
+    return bin<SubOp>(*up, magic);
+  }
+  FailureOr<Value> reshape(Value v, ArrayRef<int64_t> s) {
+    if (shape(v) == s)
+      return v;
+    return im.make<ReshapeOp>(n, Importer::tensorType(s, Importer::eltOf(v)),
+                              v);
+  }
+};
+
+/// Scale or zero point `v` of a per-axis (de)quantization of `x`: a scalar or
+/// one-element tensor broadcasts as it is; a 1-D tensor of x.shape[axis]
+/// elements is reshaped to broadcast along `axis`.
+FailureOr<Value> alongAxis(Importer &im, NodeCtx &n, Value v, Value x,
+                           StringRef what) {
+  ArrayRef<int64_t> vs = Importer::shapeOf(v), xs = Importer::shapeOf(x);
+  int64_t count = 1;
+  for (int64_t d : vs)
+    count *= d;
+  Q q{im, n};
+  if (count == 1)
+    return q.reshape(v, {});
+  auto ax = im.attrInt(n, "axis", 1);
+  if (failed(ax))
+    return failure();
+  auto a = shapes::normalizeAxis(*ax, xs.size(), im.emitter(n));
+  if (failed(a))
+    return failure();
+  if (vs.size() != 1 || vs[0] != xs[*a])
+    return im.error(n) << "'" << what << "' has shape " << shapes::str(vs)
+                       << "; per-axis quantization along axis " << *a
+                       << " needs a 1-D tensor of " << xs[*a] << " elements";
+  SmallVector<int64_t> s(xs.size(), 1);
+  s[*a] = xs[*a];
+  return q.reshape(v, s);
+}
+
+LogicalResult noBlocks(Importer &im, NodeCtx &n) {
+  auto bs = im.attrInt(n, "block_size", 0);
+  if (failed(bs))
+    return failure();
+  if (*bs != 0)
+    return im.error(n) << "blocked quantization (block_size " << *bs
+                       << ") is not supported yet";
+  return success();
+}
+
+LogicalResult requireInt32(Importer &im, NodeCtx &n, Value v, StringRef what) {
+  if (!Importer::eltOf(v).isInteger(32))
+    return im.error(n) << "'" << what << "' must be an 8-, 16- or 32-bit "
+                       << "integer tensor, got " << Importer::eltOf(v);
+  return success();
+}
+
+/// DequantizeLinear (opsets 10, 13 axis, 19, 21 block_size): f32(x - z) * s.
+LogicalResult dequantizeLinear(Importer &im, NodeCtx &n) {
+  if (failed(needQ(im, n, 2, 3)) || failed(noBlocks(im, n)) ||
+      failed(requireInt32(im, n, n.in(0), "x")))
+    return failure();
+  Q q{im, n};
+  Value x = n.in(0);
+  if (!Importer::eltOf(n.in(1)).isF32())
+    return im.error(n) << "'x_scale' must be float32, got "
+                       << Importer::eltOf(n.in(1));
+  auto s = alongAxis(im, n, n.in(1), x, "x_scale");
+  if (failed(s))
+    return failure();
+  Value d = x;
+  if (Value z = n.in(2)) {
+    if (failed(requireInt32(im, n, z, "x_zero_point")))
+      return failure();
+    auto za = alongAxis(im, n, z, x, "x_zero_point");
+    if (failed(za))
+      return failure();
+    auto diff = q.bin<SubOp>(x, *za);
+    if (failed(diff))
+      return failure();
+    d = *diff;
+  }
+  auto f = q.cast(d, q.f32());
+  if (failed(f))
+    return failure();
+  return setOutQ(n, q.bin<MulOp>(*f, *s));
+}
+
+/// int32(rne(clamp(v, lo, hi))) + z, with lo/hi/z broadcasting against v.
+FailureOr<Value> saturateRound(Q &q, Value v, Value lo, Value hi, Value z) {
+  auto a = q.var<MaxOp>(v, lo);
+  if (failed(a))
+    return failure();
+  auto b = q.var<MinOp>(*a, hi);
+  if (failed(b))
+    return failure();
+  auto r = q.rne(*b);
+  if (failed(r))
+    return failure();
+  auto i = q.cast(*r, q.i32());
+  if (failed(i))
+    return failure();
+  return q.bin<AddOp>(*i, z);
+}
+
+/// The output type of QuantizeLinear: the zero point's type, else
+/// `output_dtype` (opset 21), else uint8.
+FailureOr<int32_t> quantizedType(Importer &im, NodeCtx &n) {
+  int32_t t = 0;
+  if (Value z = n.in(2)) {
+    t = im.narrowType(z);
+    if (!t)
+      return im.error(n) << "'y_zero_point' must be a uint8, int8, uint16 or "
+                         << "int16 constant, got " << Importer::eltOf(z);
+  }
+  auto od = im.attrInt(n, "output_dtype", 0);
+  if (failed(od))
+    return failure();
+  if (*od && t && *od != t)
+    return im.error(n) << "'output_dtype' " << *od
+                       << " differs from the zero point's type " << t;
+  if (!t)
+    t = *od ? int32_t(*od) : int32_t(onnx::TensorProto::UINT8);
+  if (!rangeOf(t))
+    return im.error(n) << "quantizes to ONNX type " << t
+                       << "; Plumb quantizes to uint8, int8, uint16 and int16";
+  return t;
+}
+
+/// QuantizeLinear (opsets 10, 13 axis, 19 saturate, 21 block_size and
+/// output_dtype): int32(rne(clamp(x / s, qmin - z, qmax - z))) + z.
+LogicalResult quantizeLinear(Importer &im, NodeCtx &n) {
+  if (failed(needQ(im, n, 2, 3)) || failed(noBlocks(im, n)))
+    return failure();
+  Q q{im, n};
+  Value x = n.in(0);
+  if (!Importer::eltOf(x).isF32() || !Importer::eltOf(n.in(1)).isF32())
+    return im.error(n) << "quantizes float32 'x' by a float32 'y_scale'";
+  auto type = quantizedType(im, n);
+  if (failed(type))
+    return failure();
+  QRange r = *rangeOf(*type);
+  auto s = alongAxis(im, n, n.in(1), x, "y_scale");
+  if (failed(s))
+    return failure();
+  Value z = im.constantOf(DenseElementsAttr::get(
+      RankedTensorType::get({}, q.i32()), int32_t(0)));
+  if (n.in(2)) {
+    auto za = alongAxis(im, n, n.in(2), x, "y_zero_point");
+    if (failed(za))
+      return failure();
+    z = *za;
+  }
+  auto zf = q.cast(z, q.f32());
+  auto v = q.bin<DivOp>(x, *s);
+  if (failed(zf) || failed(v))
+    return failure();
+  auto lo = q.bin<SubOp>(q.scalarF(float(r.lo)), *zf);
+  auto hi = q.bin<SubOp>(q.scalarF(float(r.hi)), *zf);
+  if (failed(lo) || failed(hi))
+    return failure();
+  auto y = saturateRound(q, *v, *lo, *hi, z);
+  if (failed(y))
+    return failure();
+  im.narrowTypes[*y] = *type;
+  return setOutQ(n, y);
+}
+
+/// A full reduction of `x` to a scalar.
+template <typename OpTy> FailureOr<Value> reduceAll(Q &q, Value x) {
+  SmallVector<int64_t> axes;
+  for (size_t i = 0; i < Q::shape(x).size(); ++i)
+    axes.push_back(int64_t(i));
+  return q.im.make<OpTy>(q.n, RankedTensorType::get({}, q.f32()), x,
+                         q.im.b.getDenseI64ArrayAttr(axes),
+                         q.im.b.getBoolAttr(false), TreeAttr());
+}
+
+/// DynamicQuantizeLinear (opset 11), as ONNX Runtime computes it:
+///   lo = min(0, min(x)), hi = max(0, max(x)),
+///   s = hi == lo ? 1 : (hi - lo) / 255,
+///   z = rne(clamp(0 - lo / s, 0, 255)),
+///   y = int32(rne(clamp(x / s, 0 - z, 255 - z))) + int32(z).
+LogicalResult dynamicQuantizeLinear(Importer &im, NodeCtx &n) {
+  if (failed(needQ(im, n, 1, 1)))
+    return failure();
+  Q q{im, n};
+  Value x = n.in(0);
+  if (!Importer::eltOf(x).isF32())
+    return im.error(n) << "quantizes a float32 tensor, got "
+                       << Importer::eltOf(x);
+  if (Importer::shapeOf(x).empty() ||
+      mlir::cast<RankedTensorType>(x.getType()).getNumElements() == 0)
+    return im.error(n) << "needs a non-empty tensor of rank >= 1";
+  Value zero = q.scalarF(0.0f);
+  auto mn = reduceAll<ReduceMinOp>(q, x);
+  auto mx = reduceAll<ReduceMaxOp>(q, x);
+  if (failed(mn) || failed(mx))
+    return failure();
+  auto lo = q.var<MinOp>(*mn, zero);
+  auto hi = q.var<MaxOp>(*mx, zero);
+  if (failed(lo) || failed(hi))
+    return failure();
+  auto range = q.bin<SubOp>(*hi, *lo);
+  auto same = im.make<EqualOp>(n, RankedTensorType::get({}, im.b.getI1Type()),
+                               *hi, *lo);
+  if (failed(range) || failed(same))
+    return failure();
+  auto scaled = q.bin<DivOp>(*range, q.scalarF(255.0f));
+  if (failed(scaled))
+    return failure();
+  auto s = im.make<WhereOp>(n, RankedTensorType::get({}, q.f32()), *same,
+                            q.scalarF(1.0f), *scaled);
+  if (failed(s))
+    return failure();
+  auto ratio = q.bin<DivOp>(*lo, *s);
+  if (failed(ratio))
+    return failure();
+  auto izp = q.bin<SubOp>(zero, *ratio);
+  if (failed(izp))
+    return failure();
+  auto c0 = q.var<MaxOp>(*izp, zero);
+  if (failed(c0))
+    return failure();
+  auto c1 = q.var<MinOp>(*c0, q.scalarF(255.0f));
+  if (failed(c1))
+    return failure();
+  auto zf = q.rne(*c1);
+  if (failed(zf))
+    return failure();
+  auto zi = q.cast(*zf, q.i32());
+  auto v = q.bin<DivOp>(x, *s);
+  auto zlo = q.bin<SubOp>(zero, *zf);
+  auto zhi = q.bin<SubOp>(q.scalarF(255.0f), *zf);
+  if (failed(zi) || failed(v) || failed(zlo) || failed(zhi))
+    return failure();
+  auto y = saturateRound(q, *v, *zlo, *zhi, *zi);
+  if (failed(y))
+    return failure();
+  im.narrowTypes[*y] = onnx::TensorProto::UINT8;
+  im.narrowTypes[*zi] = onnx::TensorProto::UINT8;
+  n.outputs = {*y, *s, *zi};
+  return success();
+}
+
+/// A zero point of MatMulInteger's operand `i` (0: A, per row; 1: B, per
+/// column), shaped to broadcast against the operand.
+FailureOr<Value> matmulZeroPoint(Importer &im, NodeCtx &n, int i) {
+  Value v = n.in(i), z = n.in(i + 2);
+  Q q{im, n};
+  ArrayRef<int64_t> vs = Q::shape(v), zs = Q::shape(z);
+  int64_t count = 1;
+  for (int64_t d : zs)
+    count *= d;
+  if (count == 1)
+    return q.reshape(z, {});
+  if (zs.size() == 1 && i == 0 && vs.size() >= 2 && zs[0] == vs[vs.size() - 2])
+    return q.reshape(z, {zs[0], 1}); // per row of A
+  if (zs.size() == 1 && i == 1 && !vs.empty() && zs[0] == vs.back())
+    return z; // per column of B
+  if (zs.size() >= 2 && succeeded(shapes::broadcast({vs, zs}, im.emitter(n))))
+    return z;
+  return im.error(n) << "zero point " << shapes::str(zs) << " of "
+                     << (i == 0 ? "A " : "B ") << shapes::str(vs)
+                     << " is neither a scalar nor per "
+                     << (i == 0 ? "row" : "column");
+}
+
+/// MatMulInteger (opset 10): (A - a_zero_point) x (B - b_zero_point) in
+/// wrapping int32 (plumb.matmul_integer).
+LogicalResult matMulInteger(Importer &im, NodeCtx &n) {
+  if (failed(needQ(im, n, 2, 4)))
+    return failure();
+  Q q{im, n};
+  Value ab[2];
+  for (int i = 0; i < 2; ++i) {
+    if (failed(requireInt32(im, n, n.in(i), i == 0 ? "A" : "B")))
+      return failure();
+    ab[i] = n.in(i);
+    if (!n.in(i + 2))
+      continue;
+    if (failed(requireInt32(im, n, n.in(i + 2),
+                            i == 0 ? "a_zero_point" : "b_zero_point")))
+      return failure();
+    auto z = matmulZeroPoint(im, n, i);
+    if (failed(z))
+      return failure();
+    auto d = q.bin<SubOp>(ab[i], *z);
+    if (failed(d))
+      return failure();
+    ab[i] = *d;
+  }
+  auto s = shapes::matmul(Q::shape(ab[0]), Q::shape(ab[1]), im.emitter(n));
+  if (failed(s))
+    return failure();
+  return setOutQ(n, im.make<MatMulIntegerOp>(
+                        n, Importer::tensorType(*s, q.i32()), ab[0], ab[1]));
+}
+
+} // namespace
+
+void registerQuantHandlers(OpTable &t) {
+  t.add("DequantizeLinear", dequantizeLinear, kI32, 10);
+  t.add("QuantizeLinear", quantizeLinear, kF32, 10);
+  t.add("DynamicQuantizeLinear", dynamicQuantizeLinear, kF32, 11);
+  t.add("MatMulInteger", matMulInteger, kI32, 10);
+}
+
+} // namespace importer
+} // namespace plumb
