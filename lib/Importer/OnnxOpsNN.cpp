@@ -821,6 +821,52 @@ LogicalResult lstm(Importer &im, NodeCtx &n) {
   return rnnLayoutOut(im, n, *op, *batchFirst);
 }
 
+/// com.microsoft DynamicQuantizeLSTM (ONNX Runtime's quantizer writes it for
+/// LSTM): inputs X, W, R, B, sequence_lens, initial_h, initial_c, P, then
+/// W_scale, W_zero_point, R_scale, R_zero_point; W [dirs, input, 4H] and R
+/// [dirs, H, 4H] are 8-bit (int32 here). Imported as plumb.lstm_dq.
+LogicalResult dynamicQuantizeLstm(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 3, 12)) || failed(floats(im, n, {0, 3, 5, 6, 7, 8, 10})))
+    return failure();
+  if (!n.in(8) || !n.in(10))
+    return im.error(n) << "W_scale and R_scale are required";
+  for (int i : {1, 2, 9, 11})
+    if (n.in(i) && (!Importer::eltOf(n.in(i)).isInteger(32) ||
+                    !im.narrowType(n.in(i))))
+      return im.error(n) << "input " << i
+                         << " must be an 8-bit integer tensor";
+  auto batchFirst = rnnLayoutIn(im, n, {5, 6});
+  if (failed(batchFirst))
+    return failure();
+  ArrayRef<int64_t> x = Importer::shapeOf(n.in(0));
+  if (x.size() != 3)
+    return im.error(n) << "X must be [seq, batch, input]";
+  auto dirs = rnnCommon(im, n, {"Sigmoid", "Tanh", "Tanh"});
+  auto hidden = im.attrInt(n, "hidden_size", std::nullopt);
+  auto inputForget = im.attrInt(n, "input_forget", 0);
+  if (failed(dirs) || failed(hidden) || failed(inputForget))
+    return failure();
+  FloatAttr clip;
+  if (im.attr(n, "clip")) {
+    auto c = im.attrFloat(n, "clip", std::nullopt);
+    if (failed(c))
+      return failure();
+    clip = im.b.getF32FloatAttr(*c);
+  }
+  Type f32 = im.b.getF32Type();
+  Shape y{x[0], *dirs, x[1], *hidden}, yh{*dirs, x[1], *hidden};
+  auto dirName = im.attrString(n, "direction", std::string("forward"));
+  auto op = im.makeOp<LSTMDynQuantOp>(
+      n, Importer::tensorType(y, f32), Importer::tensorType(yh, f32),
+      Importer::tensorType(yh, f32), n.in(0), n.in(1), n.in(8), n.in(9),
+      n.in(2), n.in(10), n.in(11), n.in(3), n.in(5), n.in(6), n.in(7),
+      im.b.getStringAttr(*dirName), im.b.getI64IntegerAttr(*hidden), clip,
+      im.b.getBoolAttr(*inputForget != 0));
+  if (failed(op))
+    return failure();
+  return rnnLayoutOut(im, n, *op, *batchFirst);
+}
+
 LogicalResult gru(Importer &im, NodeCtx &n) {
   if (failed(need(im, n, 3, 6)) || failed(floats(im, n, {0, 1, 2, 3, 5})))
     return failure();
@@ -1036,6 +1082,7 @@ static LogicalResult scanOp(Importer &im, NodeCtx &n) {
 }
 
 void registerNNHandlers(OpTable &t) {
+  t.add("com.microsoft.DynamicQuantizeLSTM", dynamicQuantizeLstm, kF32);
   t.add("MatMul", matmul, kF32);
   t.add("Gemm", gemm, kF32);
   t.add("Conv", conv, kF32);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "plumb/runtime/rnn.h"
+#include "plumb/runtime/cast.h"
 #include "plumb/runtime/elementwise.h"
 #include "plumb/runtime/gemm.h"
 #include "plumb/runtime/math_kernels.h"
@@ -76,6 +77,67 @@ inline int64_t stepOf(bool reverse, int64_t k, int64_t len) {
   return reverse ? len - 1 - k : k;
 }
 
+/// The LSTM cell update of step k for every active batch entry, from the
+/// gate pre-activations `gates` [batch, 4H] (everything before peepholes and
+/// clip). Without peepholes and input_forget, the gates i, o, f (the first
+/// 3H pre-activations) go through the sigmoid array kernel and c through
+/// the tanh one (each element the same function as the scalar call:
+/// math_kernels.h); the rest per element as written.
+void lstmCells(float *gates, float *hst, float *cst, float *act, float *tanhC,
+               const float *Pd, float clip, int32_t input_forget,
+               const int32_t *seq_lens, int64_t seq, int64_t Bn, int64_t H,
+               int64_t k, bool reverse, float *Y, int64_t dirs, int64_t dir) {
+  const bool arrays = !Pd && !input_forget;
+  for (int64_t b = 0; b < Bn; ++b) {
+    const int64_t len = seq_lens ? seq_lens[b] : seq;
+    const int64_t t = stepOf(reverse, k, len);
+    if (t < 0)
+      continue;
+    float *a = gates + b * 4 * H;
+    float *h = hst + b * H, *c = cst + b * H;
+    if (arrays) {
+      if (clip > 0.0f)
+        for (int64_t g = 0; g < 4 * H; ++g)
+          a[g] = clipA(a[g], clip);
+      plumb_rt_sigmoid_f32(a, a, 3 * H);
+      plumb_rt_tanh_f32(a + 3 * H, a + 3 * H, H);
+      float *cn = act + b * H;
+      for (int64_t j = 0; j < H; ++j)
+        cn[j] = (a[2 * H + j] * c[j]) + (a[j] * a[3 * H + j]);
+      plumb_rt_tanh_f32(cn, tanhC, H);
+      for (int64_t j = 0; j < H; ++j) {
+        const float hn = a[H + j] * tanhC[j];
+        c[j] = canon(cn[j]);
+        h[j] = canon(hn);
+        if (Y)
+          Y[((t * dirs + dir) * Bn + b) * H + j] = h[j];
+      }
+      continue;
+    }
+    for (int64_t j = 0; j < H; ++j) {
+      float ai = a[j], ao = a[H + j], af = a[2 * H + j], ac = a[3 * H + j];
+      const float cprev = c[j];
+      if (Pd) {
+        ai = ai + (Pd[j] * cprev);
+        af = af + (Pd[2 * H + j] * cprev);
+      }
+      const float ig = ::plumb::rt::sigmoid(clipA(ai, clip));
+      const float fg =
+          input_forget ? 1.0f - ig : ::plumb::rt::sigmoid(clipA(af, clip));
+      const float cg = ::plumb::rt::tanh(clipA(ac, clip));
+      const float cn = (fg * cprev) + (ig * cg);
+      if (Pd)
+        ao = ao + (Pd[H + j] * cn);
+      const float og = ::plumb::rt::sigmoid(clipA(ao, clip));
+      const float hn = og * ::plumb::rt::tanh(cn);
+      c[j] = canon(cn);
+      h[j] = canon(hn);
+      if (Y)
+        Y[((t * dirs + dir) * Bn + b) * H + j] = h[j];
+    }
+  }
+}
+
 } // namespace
 
 extern "C" int plumb_rt_lstm_f32(const float *X, const float *W,
@@ -141,61 +203,141 @@ extern "C" int plumb_rt_lstm_f32(const float *X, const float *W,
           }
         }
       });
-      // Cell update. Without peepholes and input_forget, the gates i, o, f
-      // (the first 3H pre-activations) go through the sigmoid array kernel
-      // and c through the tanh one (each element the same function as the
-      // scalar call: math_kernels.h); the rest per element as written.
-      const bool arrays = !Pd && !input_forget;
+      lstmCells(gates.data(), hst.data(), cst.data(), act.data(),
+                tanhC.data(), Pd, clip, input_forget, seq_lens, seq, Bn, H,
+                k, reverse, Y, d.dirs, dir);
+    }
+    if (Y_h)
+      for (int64_t i = 0; i < Bn * H; ++i)
+        Y_h[dir * Bn * H + i] = hst[(size_t)i];
+    if (Y_c)
+      for (int64_t i = 0; i < Bn * H; ++i)
+        Y_c[dir * Bn * H + i] = cst[(size_t)i];
+  }
+  return PLUMB_RT_OK;
+}
+
+namespace {
+
+/// DynamicQuantizeLinear of n floats to uint8 values (held as int32), with
+/// exactly the operation sequence of the importer's composition
+/// (docs/determinism.md, narrow integers): lo = min(0, min x), hi = max(0,
+/// max x), s = hi == lo ? 1 : (hi - lo) / 255, z = rne(clamp(0 - lo / s, 0,
+/// 255)), q = int32(rne(clamp(x / s, 0 - z, 255 - z))) + int32(z).
+void dynamicQuantize(const float *x, int64_t n, int32_t *q, float &scale,
+                     int32_t &zp) {
+  float lo = 0.0f, hi = 0.0f;
+  for (int64_t i = 0; i < n; ++i) {
+    lo = minF(lo, x[i]);
+    hi = maxF(hi, x[i]);
+  }
+  scale = hi == lo ? 1.0f : (hi - lo) / 255.0f;
+  const float zf = roundEvenF(minF(maxF(0.0f - lo / scale, 0.0f), 255.0f));
+  zp = (int32_t)zf;
+  const float qlo = 0.0f - zf, qhi = 255.0f - zf;
+  for (int64_t i = 0; i < n; ++i)
+    q[i] = castF32ToI32(roundEvenF(minF(maxF(x[i] / scale, qlo), qhi))) + zp;
+}
+
+/// out[r, g] = float(sum_k (q[r, k] - qz) * (w[k, g] - wz[g])) * (qs *
+/// ws[g]) for r < rows, g < G (w [K, G]; ws / wz per column when perCol,
+/// else one value; wz may be null). The integer sum is exact (int32, no
+/// overflow for 8-bit operands and K < 2^15).
+void quantizedProduct(const int32_t *q, int32_t qz, float qs, int64_t rows,
+                      int64_t K, const int32_t *w, const float *ws,
+                      const int32_t *wz, bool perCol, int64_t G, float *out) {
+  std::vector<int32_t> wc((size_t)(K * G));
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t g = 0; g < G; ++g)
+      wc[(size_t)(k * G + g)] =
+          w[k * G + g] - (wz ? wz[perCol ? g : 0] : 0);
+  std::vector<float> mult((size_t)G);
+  for (int64_t g = 0; g < G; ++g)
+    mult[(size_t)g] = qs * ws[perCol ? g : 0];
+  parallelRange(rows, 1 + (1 << 18) / (K * G + 1), [&](int64_t lo,
+                                                       int64_t hi) {
+    std::vector<int32_t> acc((size_t)G);
+    for (int64_t r = lo; r < hi; ++r) {
+      for (int64_t g = 0; g < G; ++g)
+        acc[(size_t)g] = 0;
+      for (int64_t k = 0; k < K; ++k) {
+        const int32_t a = q[r * K + k] - qz;
+        const int32_t *wr = wc.data() + k * G;
+        for (int64_t g = 0; g < G; ++g)
+          acc[(size_t)g] += a * wr[g];
+      }
+      for (int64_t g = 0; g < G; ++g)
+        out[r * G + g] = (float)acc[(size_t)g] * mult[(size_t)g];
+    }
+  });
+}
+
+} // namespace
+
+extern "C" int plumb_rt_lstm_dq_f32(
+    const float *X, const int32_t *W, const float *w_scale,
+    const int32_t *w_zp, int64_t w_per_col, const int32_t *R,
+    const float *r_scale, const int32_t *r_zp, int64_t r_per_col,
+    const float *B, const float *initial_h, const float *initial_c,
+    const float *P, int64_t seq, int64_t batch, int64_t input,
+    int64_t hidden, int32_t direction, float clip, int32_t input_forget,
+    float *Y, float *Y_h, float *Y_c) {
+  if (seq < 0 || batch < 0 || input < 0 || hidden < 0 || input >= 32768 ||
+      hidden >= 32768 || direction < PLUMB_RT_RNN_FORWARD ||
+      direction > PLUMB_RT_RNN_BIDIRECTIONAL || !w_scale || !r_scale ||
+      (seq * batch * input > 0 && !X) || (hidden > 0 && (!W || !R)))
+    return PLUMB_RT_EINVAL;
+  const int64_t dirs = direction == PLUMB_RT_RNN_BIDIRECTIONAL ? 2 : 1;
+  const int64_t H = hidden, G = 4 * H, Bn = batch, rows = seq * batch;
+  if (Y)
+    for (int64_t i = 0; i < seq * dirs * Bn * H; ++i)
+      Y[i] = 0.0f;
+  // X is quantized once (every step at once), the same for both directions.
+  std::vector<int32_t> xq((size_t)(rows * input)), hq((size_t)(Bn * H));
+  float xs = 1.0f;
+  int32_t xz = 0;
+  dynamicQuantize(X, rows * input, xq.data(), xs, xz);
+  std::vector<float> XW((size_t)(rows * G)), HR((size_t)(Bn * G)),
+      hst((size_t)(Bn * H)), cst((size_t)(Bn * H)), gates((size_t)(Bn * G)),
+      act((size_t)(Bn * H)), tanhC((size_t)H);
+  for (int64_t dir = 0; dir < dirs; ++dir) {
+    const bool reverse = direction == PLUMB_RT_RNN_REVERSE || dir == 1;
+    const int64_t wsN = w_per_col ? G : 1, rsN = r_per_col ? G : 1;
+    const float *Wb = B ? B + dir * 2 * G : nullptr;
+    const float *Rb = B ? Wb + G : nullptr;
+    const float *Pd = P ? P + dir * 3 * H : nullptr;
+    quantizedProduct(xq.data(), xz, xs, rows, input, W + dir * input * G,
+                     w_scale + dir * wsN, w_zp ? w_zp + dir * wsN : nullptr,
+                     w_per_col != 0, G, XW.data());
+    for (int64_t i = 0; i < Bn * H; ++i) {
+      hst[(size_t)i] = initial_h ? initial_h[dir * Bn * H + i] : 0.0f;
+      cst[(size_t)i] = initial_c ? initial_c[dir * Bn * H + i] : 0.0f;
+    }
+    for (int64_t k = 0; k < seq; ++k) {
+      // H of the previous step, quantized over the whole batch, times R.
+      float hs = 1.0f;
+      int32_t hz = 0;
+      dynamicQuantize(hst.data(), Bn * H, hq.data(), hs, hz);
+      quantizedProduct(hq.data(), hz, hs, Bn, H, R + dir * H * G,
+                       r_scale + dir * rsN, r_zp ? r_zp + dir * rsN : nullptr,
+                       r_per_col != 0, G, HR.data());
       for (int64_t b = 0; b < Bn; ++b) {
-        const int64_t len = seq_lens ? seq_lens[b] : seq;
-        const int64_t t = stepOf(reverse, k, len);
-        if (t < 0)
-          continue;
+        const int64_t t = stepOf(reverse, k, seq);
+        const float *xw = XW.data() + (t * Bn + b) * G;
+        const float *hr = HR.data() + b * G;
         float *a = gates.data() + b * G;
-        float *h = hst.data() + b * H, *c = cst.data() + b * H;
-        if (arrays) {
-          if (clip > 0.0f)
-            for (int64_t g = 0; g < G; ++g)
-              a[g] = clipA(a[g], clip);
-          plumb_rt_sigmoid_f32(a, a, 3 * H);
-          plumb_rt_tanh_f32(a + 3 * H, a + 3 * H, H);
-          float *cn = act.data() + b * H;
-          for (int64_t j = 0; j < H; ++j)
-            cn[j] = (a[2 * H + j] * c[j]) + (a[j] * a[3 * H + j]);
-          plumb_rt_tanh_f32(cn, tanhC.data(), H);
-          for (int64_t j = 0; j < H; ++j) {
-            const float hn = a[H + j] * tanhC[(size_t)j];
-            c[j] = canon(cn[j]);
-            h[j] = canon(hn);
-            if (Y)
-              Y[((t * d.dirs + dir) * Bn + b) * H + j] = h[j];
+        for (int64_t g = 0; g < G; ++g) {
+          float v = xw[g] + hr[g];
+          if (B) {
+            v = v + Wb[g];
+            v = v + Rb[g];
           }
-          continue;
-        }
-        for (int64_t j = 0; j < H; ++j) {
-          float ai = a[j], ao = a[H + j], af = a[2 * H + j],
-                ac = a[3 * H + j];
-          const float cprev = c[j];
-          if (Pd) {
-            ai = ai + (Pd[j] * cprev);
-            af = af + (Pd[2 * H + j] * cprev);
-          }
-          const float ig = ::plumb::rt::sigmoid(clipA(ai, clip));
-          const float fg = input_forget
-                               ? 1.0f - ig
-                               : ::plumb::rt::sigmoid(clipA(af, clip));
-          const float cg = ::plumb::rt::tanh(clipA(ac, clip));
-          const float cn = (fg * cprev) + (ig * cg);
-          if (Pd)
-            ao = ao + (Pd[H + j] * cn);
-          const float og = ::plumb::rt::sigmoid(clipA(ao, clip));
-          const float hn = og * ::plumb::rt::tanh(cn);
-          c[j] = canon(cn);
-          h[j] = canon(hn);
-          if (Y)
-            Y[((t * d.dirs + dir) * Bn + b) * H + j] = h[j];
+          a[g] = v;
         }
       }
+      lstmCells(gates.data(), hst.data(), cst.data(), act.data(),
+                tanhC.data(), Pd, clip, input_forget, nullptr, seq, Bn, H, k,
+                reverse, Y, dirs, dir);
     }
     if (Y_h)
       for (int64_t i = 0; i < Bn * H; ++i)

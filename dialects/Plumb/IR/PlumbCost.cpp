@@ -399,6 +399,30 @@ FailureOr<OpCounts> LSTMOp::getCounts() {
   return c.finish();
 }
 
+/// lstm_dq: as lstm (the products are integer MACs), plus the dynamic
+/// quantization of X (once) and of H (every step): 6 elementwise and 2
+/// compare steps per quantized element.
+FailureOr<OpCounts> LSTMDynQuantOp::getCounts() {
+  Counter c(getOperation());
+  ArrayRef<int64_t> xs = shapeOf(getX()), ws = shapeOf(getW());
+  CheckedCount steps = CheckedCount::fromDim(xs[0]) *
+                       CheckedCount::fromDim(xs[1]) *
+                       CheckedCount::fromDim(ws[0]);
+  CheckedCount h = CheckedCount::fromDim(getHiddenSize());
+  CheckedCount units = steps * h;
+  CheckedCount k = CheckedCount::fromDim(xs[2]) + h;
+  c.macs = units * CheckedCount(4) * k;
+  CheckedCount quantized =
+      CheckedCount::fromDim(xs[0]) * CheckedCount::fromDim(xs[1]) *
+      CheckedCount::fromDim(xs[2]) + units;
+  c.elementwise = units * CheckedCount(16 + (getP() ? 6 : 0) + 8) +
+                  quantized * CheckedCount(6);
+  c.compare = units * CheckedCount(getClip() ? 8 : 0) +
+              quantized * CheckedCount(4);
+  c.transcendental = units * CheckedCount(5);
+  return c.finish();
+}
+
 /// gru, per step, batch row, direction and hidden unit: 3 gates of
 /// (input + H)-term dot products; 3 adds per gate; the reset product (1);
 /// h' = (1 - z)*n + z*h (4); clip 2 compare steps per gate; 3 transcendental

@@ -815,6 +815,45 @@ LogicalResult LSTMOp::lowerToKernelCalls(KernelLowering &l, std::string &) {
   return success();
 }
 
+LogicalResult LSTMDynQuantOp::lowerToKernelCalls(KernelLowering &l,
+                                                 std::string &) {
+  ArrayRef<int64_t> x = shapeOf(getX());
+  Operation *op = getOperation();
+  auto index = [&](Value v) {
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      if (op->getOperand(i) == v)
+        return i;
+    return 0u;
+  };
+  auto maybe = [&](KernelCall &c, Value v, ElemType t) -> KernelCall & {
+    return v ? c.operand(index(v), t) : c.null();
+  };
+  KernelCall &c = l.call("lstm_dq_f32", "lstm_dq");
+  c.operand(0, ElemType::F32).operand(index(getW()), ElemType::I32);
+  c.operand(index(getWScale()), ElemType::F32);
+  maybe(c, getWZeroPoint(), ElemType::I32)
+      .i64(shapeOf(getWScale()).size() == 2);
+  c.operand(index(getR()), ElemType::I32)
+      .operand(index(getRScale()), ElemType::F32);
+  maybe(c, getRZeroPoint(), ElemType::I32)
+      .i64(shapeOf(getRScale()).size() == 2);
+  maybe(c, getB(), ElemType::F32);
+  maybe(c, getInitialH(), ElemType::F32);
+  maybe(c, getInitialC(), ElemType::F32);
+  maybe(c, getP(), ElemType::F32)
+      .i64(x[0])
+      .i64(x[1])
+      .i64(x[2])
+      .i64(getHiddenSize());
+  rnnDirection(c, getDirection())
+      .f32(getClip() ? getClip()->convertToFloat() : 0.0f)
+      .i64(getInputForget())
+      .result(0, ElemType::F32)
+      .result(1, ElemType::F32)
+      .result(2, ElemType::F32);
+  return success();
+}
+
 LogicalResult GRUOp::lowerToKernelCalls(KernelLowering &l, std::string &) {
   ArrayRef<int64_t> x = shapeOf(getX());
   Operation *op = getOperation();

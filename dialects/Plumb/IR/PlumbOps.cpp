@@ -546,6 +546,45 @@ LogicalResult LSTMOp::verify() {
   return expectShape(*this, getYC(), FailureOr<shapes::Shape>(shapes::Shape(yc)));
 }
 
+LogicalResult LSTMDynQuantOp::verify() {
+  auto dirs = directions(*this, getDirection());
+  if (failed(dirs))
+    return failure();
+  ArrayRef<int64_t> x = shapeOf(getX());
+  const int64_t h = getHiddenSize(), d = *dirs;
+  if (x.size() != 3 || h < 1)
+    return emitOpError() << "needs X of rank 3 and hidden_size >= 1";
+  auto want = [&](Value v, ArrayRef<int64_t> s, StringRef what) {
+    if (v && shapeOf(v) != s)
+      return emitOpError() << what << " must have shape " << shapes::str(s)
+                           << ", got " << shapes::str(shapeOf(v)),
+             false;
+    return true;
+  };
+  SmallVector<int64_t> w{d, x[2], 4 * h}, r{d, h, 4 * h}, b{d, 8 * h},
+      st{d, x[1], h}, p{d, 3 * h}, y{x[0], d, x[1], h};
+  if (!want(getW(), w, "W") || !want(getR(), r, "R") ||
+      !want(getB(), b, "B") || !want(getInitialH(), st, "initial_h") ||
+      !want(getInitialC(), st, "initial_c") || !want(getP(), p, "P"))
+    return failure();
+  for (auto [s, z, what] : {std::tuple(getWScale(), getWZeroPoint(), "W"),
+                            std::tuple(getRScale(), getRZeroPoint(), "R")}) {
+    ArrayRef<int64_t> ss = shapeOf(s);
+    SmallVector<int64_t> col{d, 4 * h};
+    if (ss != ArrayRef<int64_t>{d} && ss != ArrayRef<int64_t>(col))
+      return emitOpError() << what << "'s scale must have shape "
+                           << shapes::str({d}) << " or " << shapes::str(col)
+                           << ", got " << shapes::str(ss);
+    if (z && shapeOf(z) != ss)
+      return emitOpError() << what << "'s zero point must have its scale's "
+                           << "shape " << shapes::str(ss);
+  }
+  if (!want(getY(), y, "Y") || !want(getYH(), st, "Y_h") ||
+      !want(getYC(), st, "Y_c"))
+    return failure();
+  return success();
+}
+
 LogicalResult GRUOp::verify() { return verifyRnn(*this, 3); }
 
 //===----------------------------------------------------------------------===//

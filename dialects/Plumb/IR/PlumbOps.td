@@ -873,6 +873,48 @@ def Plumb_LSTMOp : Plumb_ComputeOp<"lstm",
   let hasVerifier = 1;
 }
 
+def Plumb_LSTMDynQuantOp : Plumb_ComputeOp<"lstm_dq",
+    [Pure, AttrSizedOperandSegments]> {
+  let summary = "LSTM with 8-bit weights and dynamically quantized inputs "
+                "(com.microsoft DynamicQuantizeLSTM)";
+  let description = [{
+    X [seq, batch, input]; W [dirs, input, 4H] and R [dirs, H, 4H] hold
+    8-bit integers as int32; w_scale / r_scale are [dirs] or [dirs, 4H]
+    (per gate column), the zero points (optional, 0 when absent) the same
+    shape as their scale. Per direction, X (all steps at once) and at every
+    step H_prev (all batch entries) are quantized to uint8 as
+    DynamicQuantizeLinear does; the products are exact int32 sums scaled once
+    by (input scale * weight scale). The rest is `plumb.lstm` (gates i, o, f,
+    c; B, initial states and peepholes as there). Runtime rnn.h,
+    plumb_rt_lstm_dq_f32, is the exact definition.
+
+    ```mlir
+    %y, %yh, %yc = plumb.lstm_dq %x, %w, %ws, %r, %rs {direction = "forward", hidden_size = 8 : i64} : (...) -> (...)
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$x, StaticShapeTensorOf<[I32]>:$w,
+                       Plumb_FloatTensor:$w_scale,
+                       Optional<StaticShapeTensorOf<[I32]>>:$w_zero_point,
+                       StaticShapeTensorOf<[I32]>:$r,
+                       Plumb_FloatTensor:$r_scale,
+                       Optional<StaticShapeTensorOf<[I32]>>:$r_zero_point,
+                       Optional<Plumb_FloatTensor>:$b,
+                       Optional<Plumb_FloatTensor>:$initial_h,
+                       Optional<Plumb_FloatTensor>:$initial_c,
+                       Optional<Plumb_FloatTensor>:$p, StrAttr:$direction,
+                       I64Attr:$hidden_size, OptionalAttr<F32Attr>:$clip,
+                       BoolAttr:$input_forget);
+  let results = (outs Plumb_FloatTensor:$y, Plumb_FloatTensor:$y_h,
+                      Plumb_FloatTensor:$y_c);
+  let assemblyFormat = [{
+    $x `,` $w `,` $w_scale (`w_zero_point` $w_zero_point^)? `,` $r `,`
+    $r_scale (`r_zero_point` $r_zero_point^)? (`bias` $b^)?
+    (`initial_h` $initial_h^)? (`initial_c` $initial_c^)? (`peephole` $p^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Plumb_GRUOp : Plumb_ComputeOp<"gru",
     [Pure, AttrSizedOperandSegments, Plumb_HasReductionTree]> {
   let summary = "ONNX GRU (layout 0, default activations)";

@@ -6,6 +6,9 @@ quantization tests: make-quant-models.py OUTDIR NAME.
             points) -> Cast -> Mul, as onnxruntime's quantize_dynamic writes
   rowcol    MatMulInteger of uint8 operands with a per-row A zero point and a
             per-column B zero point, batched (3-D A)
+  lstm, bilstm, lstm_per_channel
+            a float LSTM through onnxruntime's quantize_dynamic (forward,
+            bidirectional, per-channel weight scales): DynamicQuantizeLSTM
   qdq       QuantizeLinear/DequantizeLinear pairs (uint8 per tensor, int8 per
             axis, int16) around a Conv whose weights are int8 per output
             channel, as QDQ-format static quantization writes
@@ -121,11 +124,47 @@ def check_rowcol(d):
     return 0 if ok else 1
 
 
+def lstm(r, d, direction, extra=()):
+    """A float LSTM quantized by onnxruntime's quantize_dynamic, which turns
+    it into com.microsoft.DynamicQuantizeLSTM with int8 weights."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    I, H, S, Bn = 6, 5, 4, 2
+    dirs = 2 if direction == "bidirectional" else 1
+    inits = [const("W", r.randn(dirs, 4 * H, I) * 0.5, np.float32),
+             const("R", r.randn(dirs, 4 * H, H) * 0.5, np.float32),
+             const("B", r.randn(dirs, 8 * H) * 0.1, np.float32)]
+    node = h.make_node("LSTM", ["x", "W", "R", "B"], ["y", "yh", "yc"],
+                       hidden_size=H, direction=direction)
+    g = h.make_graph([node], "lstm",
+                     [h.make_tensor_value_info("x", T.FLOAT, [S, Bn, I])],
+                     [h.make_tensor_value_info("y", T.FLOAT, [S, dirs, Bn, H]),
+                      h.make_tensor_value_info("yh", T.FLOAT, [dirs, Bn, H]),
+                      h.make_tensor_value_info("yc", T.FLOAT, [dirs, Bn, H])],
+                     inits)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)], ir_version=8)
+    os.makedirs(d, exist_ok=True)
+    f = os.path.join(d, "float.onnx")
+    onnx.save(m, f)
+    # reduce_range: 7-bit weights (see dynamic() on ONNX Runtime's
+    # saturating AVX2 kernel, which its quantized LSTM uses too).
+    quantize_dynamic(f, os.path.join(d, "model.onnx"),
+                     weight_type=QuantType.QInt8, op_types_to_quantize=["LSTM"],
+                     reduce_range=True, **dict(extra))
+    x = r.randn(S, Bn, I).astype(np.float32)
+    os.makedirs(os.path.join(d, "in"), exist_ok=True)
+    np.save(os.path.join(d, "in", "input_0.npy"), x)
+
+
 def main():
     out, name = sys.argv[1], sys.argv[2]
     if len(sys.argv) > 3 and sys.argv[3] == "--check":
         sys.exit(check_rowcol(os.path.join(out, name)))
     r = np.random.RandomState(7)
+    if name in ("lstm", "bilstm", "lstm_per_channel"):
+        lstm(r, os.path.join(out, name),
+             "bidirectional" if name == "bilstm" else "forward",
+             [("per_channel", True)] if name == "lstm_per_channel" else [])
+        return
     g, ins = {"dynamic": dynamic, "rowcol": rowcol_model, "qdq": qdq}[name](r)
     # int16 quantization is opset 21's.
     opset = 21 if name == "qdq" else 13

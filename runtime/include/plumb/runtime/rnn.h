@@ -60,6 +60,27 @@ int plumb_rt_lstm_f32(const float *X, const float *W, const float *R,
                       float clip, int32_t input_forget, float *Y, float *Y_h,
                       float *Y_c, int64_t block);
 
+/// com.microsoft DynamicQuantizeLSTM (as ONNX Runtime's quantizer writes
+/// it): W [dirs, I, 4H] and R [dirs, H, 4H] hold 8-bit integers as int32,
+/// with scales and zero points per direction (w_per_col = 0: [dirs]) or per
+/// gate column ([dirs, 4H]); the zero points may be null (0). Per direction
+/// X (all steps at once) and, at every step, H_prev (all batch entries) are
+/// dynamically quantized to uint8 (DynamicQuantizeLinear's sequence); each
+/// product is the exact int32 sum of (q - qz) * (w - wz[g]) times
+/// (q_scale * w_scale[g]) (one rounding to float, then one multiply). The
+/// gate pre-activation is (xw + hr), then + Wb, then + Rb; the cell update
+/// is plumb_rt_lstm_f32's. No seq_lens; NaN-canonicalised stores.
+int plumb_rt_lstm_dq_f32(const float *X, const int32_t *W,
+                         const float *w_scale, const int32_t *w_zp,
+                         int64_t w_per_col, const int32_t *R,
+                         const float *r_scale, const int32_t *r_zp,
+                         int64_t r_per_col, const float *B,
+                         const float *initial_h, const float *initial_c,
+                         const float *P, int64_t seq, int64_t batch,
+                         int64_t input, int64_t hidden, int32_t direction,
+                         float clip, int32_t input_forget, float *Y,
+                         float *Y_h, float *Y_c);
+
 /// GRU. W [dirs, 3H, I], R [dirs, 3H, H], B [dirs, 6H] or null, initial_h
 /// [dirs, batch, H] or null. Outputs Y [seq, dirs, batch, H] and Y_h.
 int plumb_rt_gru_f32(const float *X, const float *W, const float *R,
