@@ -568,10 +568,30 @@ LogicalResult Importer::importGraphInScope(const onnx::GraphProto &g,
   for (Scope *s = &scope; s; s = s->parent)
     for (auto &kv : s->values)
       available.insert(kv.first().str());
+  // A name given twice would make the graph (and its hash) depend on which
+  // definition wins: refused, naming it.
+  std::set<std::string> inits, inputs;
   for (const auto &init : g.initializer())
-    available.insert(init.name());
+    if (!inits.insert(init.name()).second) {
+      diagText = "initializer '" + init.name() + "' is given twice";
+      return failure();
+    }
   for (const auto &in : g.input())
-    available.insert(in.name());
+    if (!inputs.insert(in.name()).second) {
+      diagText = "graph input '" + in.name() + "' is declared twice";
+      return failure();
+    }
+  for (const auto &node : g.node())
+    for (const auto &o : node.output())
+      if (!o.empty() && (inits.count(o) || inputs.count(o))) {
+        diagText = "tensor '" + o + "' is both " +
+                   (inputs.count(o) ? "a graph input" : "an initializer") +
+                   " and an output of node '" + node.name() + "' (" +
+                   node.op_type() + ")";
+        return failure();
+      }
+  available.insert(inits.begin(), inits.end());
+  available.insert(inputs.begin(), inputs.end());
   std::vector<int> order;
   ImportError err;
   if (!topologicalOrder(g, available, order, err)) {

@@ -207,6 +207,25 @@ def case_defined_twice():
                                         [fvi("y", [1, 4])]).SerializeToString()}
 
 
+def case_duplicate_names():
+    """Names given twice (the graph hash would depend on which one wins):
+    two graph inputs, two initializers with different contents, and a node
+    output that redefines a graph input."""
+    add = helper.make_node("Add", ["x", "w"], ["y"], name="add")
+    w1 = numpy_helper.from_array(np.ones(2, np.float32), "w")
+    w2 = numpy_helper.from_array(np.zeros(2, np.float32), "w")
+    out = {}
+    out["dup_input.onnx"] = model([add], [fvi("x", [2]), fvi("x", [2])],
+                                  [fvi("y", [2])], [w1]).SerializeToString()
+    out["dup_initializer.onnx"] = model([add], [fvi("x", [2])], [fvi("y", [2])],
+                                        [w1, w2]).SerializeToString()
+    neg = helper.make_node("Neg", ["y"], ["x"], name="neg")
+    out["output_is_input.onnx"] = model([add, neg], [fvi("x", [2])],
+                                        [fvi("y", [2])],
+                                        [w1]).SerializeToString()
+    return out
+
+
 def case_conv_strides_float():
     w = numpy_helper.from_array(np.ones((1, 1, 3, 3), dtype=np.float32), "w")
     conv = helper.make_node("Conv", ["x", "w"], ["y"], name="c")
