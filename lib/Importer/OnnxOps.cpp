@@ -1159,6 +1159,7 @@ LogicalResult softmax(Importer &im, NodeCtx &n) {
 
 void registerNNHandlers(OpTable &table);
 void registerQuantHandlers(OpTable &table);
+void registerMathHandlers(OpTable &table);
 
 const OpTable &opHandlers() {
   static const OpTable table = [] {
@@ -1228,6 +1229,7 @@ const OpTable &opHandlers() {
     t.add("LogSoftmax", softmax<LogSoftmaxOp>, kF32);
     registerNNHandlers(t);
     registerQuantHandlers(t);
+    registerMathHandlers(t);
     return t;
   }();
   return table;

@@ -136,6 +136,21 @@ int binaryInt(int32_t op, const T *a, const int64_t *a_shape, int32_t a_rank,
   case PLUMB_RT_FMOD:
     runBinary(p, a, b, o, [](T x, T y) { return fmodI(x, y); });
     return PLUMB_RT_OK;
+  case PLUMB_RT_BIT_AND:
+    runBinary(p, a, b, o, [](T x, T y) { return bitAndI(x, y); });
+    return PLUMB_RT_OK;
+  case PLUMB_RT_BIT_OR:
+    runBinary(p, a, b, o, [](T x, T y) { return bitOrI(x, y); });
+    return PLUMB_RT_OK;
+  case PLUMB_RT_BIT_XOR:
+    runBinary(p, a, b, o, [](T x, T y) { return bitXorI(x, y); });
+    return PLUMB_RT_OK;
+  case PLUMB_RT_SHIFT_LEFT:
+    runBinary(p, a, b, o, [](T x, T y) { return shlI(x, y); });
+    return PLUMB_RT_OK;
+  case PLUMB_RT_SHIFT_RIGHT:
+    runBinary(p, a, b, o, [](T x, T y) { return shrI(x, y); });
+    return PLUMB_RT_OK;
   default:
     return compareOp<T, NoFn>(op, p, a, b, out);
   }

@@ -809,6 +809,51 @@ std::vector<Case> buildCases() {
              std::to_string(g.b);
     cs.push_back(c);
   }
+  // Binary float ops added after the first table (issue 16): PRelu with a
+  // per-channel slope.
+  {
+    Case c;
+    c.kind = Kind::Binary;
+    c.family = "binary";
+    c.p = {8};
+    c.ia = {2, 5, 67};
+    c.ib = {5, 1};
+    c.in.push_back(genEdge(nextSeed(), 2 * 5 * 67, 8.0f));
+    c.in.push_back(genEdge(nextSeed(), 5, 2.0f));
+    c.shape = "2x5x67 . 5x1";
+    c.name = "binary/prelu";
+    cs.push_back(c);
+  }
+  {
+    Case c; // Mod with fmod = 1 (C fmod) on float32: mixed magnitudes
+    c.kind = Kind::Binary;
+    c.family = "binary";
+    c.p = {11};
+    c.ia = {3, 1, 41};
+    c.ib = {7, 41};
+    c.in.push_back(genEdge(nextSeed(), 3 * 41, 64.0f));
+    c.in.push_back(genEdge(nextSeed(), 7 * 41, 2.0f));
+    c.shape = "3x1x41 . 7x41";
+    c.name = "binary/fmod";
+    cs.push_back(c);
+  }
+  // Unary ops of issue 16 (codes 25 on).
+  static const LaterUnary kMath[] = {
+      {25, "celu", 1.5f, 0},       {26, "thresholded_relu", 0.75f, 0},
+      {27, "shrink", 0.25f, 1.0f}, {28, "mish", 0, 0},
+      {29, "swish", 0.5f, 0},
+  };
+  for (const LaterUnary &u : kMath) {
+    Case c;
+    c.kind = Kind::Unary;
+    c.family = "unary";
+    c.p = {u.op};
+    c.f = {u.alpha, u.beta};
+    c.in.push_back(genEdge(nextSeed(), 4099, 8.0f));
+    c.shape = "4099";
+    c.name = std::string("unary/") + u.n;
+    cs.push_back(c);
+  }
   return cs;
 }
 

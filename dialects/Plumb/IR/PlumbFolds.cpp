@@ -479,3 +479,27 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   }
   return r.toAttr();
 }
+
+//===----------------------------------------------------------------------===//
+// Elementwise math ops (lib/Importer/OnnxOpsMath.cpp).
+//===----------------------------------------------------------------------===//
+
+#define PLUMB_FOLD_BINARY_INT(OP, FN)                                          \
+  OpFoldResult OP::fold(FoldAdaptor adaptor) {                                 \
+    BinarySem sem;                                                             \
+    sem.i = FN;                                                                \
+    return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getLhs(), getRhs(),  \
+                      typeOf(getOutput()), sem);                               \
+  }
+PLUMB_FOLD_BINARY_INT(XorOp,
+                      [](int64_t a, int64_t b) -> int64_t { return !a != !b; })
+PLUMB_FOLD_BINARY_INT(BitAndOp,
+                      [](int64_t a, int64_t b) -> int64_t { return a & b; })
+PLUMB_FOLD_BINARY_INT(BitOrOp,
+                      [](int64_t a, int64_t b) -> int64_t { return a | b; })
+PLUMB_FOLD_BINARY_INT(BitXorOp,
+                      [](int64_t a, int64_t b) -> int64_t { return a ^ b; })
+#undef PLUMB_FOLD_BINARY_INT
+// The shifts depend on the element width: folded by the runtime later.
+OpFoldResult ShiftLeftOp::fold(FoldAdaptor) { return {}; }
+OpFoldResult ShiftRightOp::fold(FoldAdaptor) { return {}; }

@@ -136,6 +136,16 @@ const char *binaryCodeName(int32_t code) {
     return "PLUMB_RT_XOR";
   case PLUMB_RT_MEAN:
     return "PLUMB_RT_MEAN";
+  case PLUMB_RT_BIT_AND:
+    return "PLUMB_RT_BIT_AND";
+  case PLUMB_RT_BIT_OR:
+    return "PLUMB_RT_BIT_OR";
+  case PLUMB_RT_BIT_XOR:
+    return "PLUMB_RT_BIT_XOR";
+  case PLUMB_RT_SHIFT_LEFT:
+    return "PLUMB_RT_SHIFT_LEFT";
+  case PLUMB_RT_SHIFT_RIGHT:
+    return "PLUMB_RT_SHIFT_RIGHT";
   }
   return nullptr;
 }

@@ -610,3 +610,35 @@ LogicalResult IfOp::verify() {
 
 #define GET_OP_CLASSES
 #include "dialects/Plumb/IR/PlumbOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Elementwise math ops (lib/Importer/OnnxOpsMath.cpp).
+//===----------------------------------------------------------------------===//
+
+LogicalResult PReluOp::verify() { return verifyBroadcastBinary(*this); }
+// Folded by the runtime later (the kernel's own arithmetic), as Pow.
+OpFoldResult PReluOp::fold(FoldAdaptor) { return {}; }
+
+LogicalResult ModOp::verify() {
+  if (eltOf(getLhs()).isF32() && !getFmod())
+    return emitOpError() << "fmod = false is defined for integers only";
+  return verifyBroadcastBinary(*this);
+}
+int32_t ModOp::getBinaryCode() {
+  if (eltOf(getLhs()).isF32())
+    return PLUMB_RT_FMOD_F32;
+  return getFmod() ? PLUMB_RT_FMOD : PLUMB_RT_MOD;
+}
+
+LogicalResult MeanOp::verify() {
+  if (getInputs().empty())
+    return emitOpError() << "needs at least one operand";
+  return verifyVariadic(*this);
+}
+
+LogicalResult XorOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult BitAndOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult BitOrOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult BitXorOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult ShiftLeftOp::verify() { return verifyBroadcastBinary(*this); }
+LogicalResult ShiftRightOp::verify() { return verifyBroadcastBinary(*this); }

@@ -1028,4 +1028,133 @@ def Plumb_YieldOp : Plumb_Op<"yield",
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Elementwise math (ONNX importer lib/Importer/OnnxOpsMath.cpp). The exact
+// operation sequences are the scalar functions of runtime elementwise.h and
+// docs/determinism.md.
+//===----------------------------------------------------------------------===//
+
+def Plumb_FloorOp : Plumb_FloatUnaryOp<"floor", "PLUMB_RT_FLOOR", [0, 0, 2],
+  "y = floor(x), exact; keeps the sign of zero (floor(-0.5) = -1, "
+  "floor(-0) = -0); NaN and infinities unchanged.">;
+def Plumb_CeilOp : Plumb_FloatUnaryOp<"ceil", "PLUMB_RT_CEIL", [0, 0, 2],
+  "y = ceil(x), exact; ceil(-0.5) = -0; NaN and infinities unchanged.">;
+def Plumb_RoundOp : Plumb_FloatUnaryOp<"round", "PLUMB_RT_ROUND", [1, 0, 2],
+  "y = x rounded to the nearest integer, halves to even, exact; keeps the "
+  "sign of zero (round(-0.5) = -0).">;
+def Plumb_SignOp : Plumb_FloatUnaryOp<"sign", "PLUMB_RT_SIGN", [0, 0, 2],
+  "y = 1 for x > 0, -1 for x < 0, x itself for +-0; NaN stays NaN.">;
+def Plumb_SoftplusOp : Plumb_FloatUnaryOp<"softplus", "PLUMB_RT_SOFTPLUS",
+  [1, 2], "y = log(exp(x) + 1) as t = exp(x); t = t + 1; y = log(t), with "
+  "Plumb's own exp and log (docs/math.md).">;
+def Plumb_SoftsignOp : Plumb_FloatUnaryOp<"softsign", "PLUMB_RT_SOFTSIGN",
+  [3, 0], "y = x / (1 + |x|), one addition then one IEEE division.">;
+def Plumb_EluOp : Plumb_FloatUnaryOp<"elu", "PLUMB_RT_ELU", [2, 1, 1],
+  "y = x >= 0 ? x : alpha * (exp(x) - 1) (t = exp(x); t = t - 1; "
+  "y = alpha * t).", (ins F32Attr:$alpha), "getAlpha().convertToFloat()">;
+def Plumb_SeluOp : Plumb_FloatUnaryOp<"selu", "PLUMB_RT_SELU", [3, 1, 1],
+  "y = x > 0 ? gamma * x : gamma * ((alpha * exp(x)) - alpha), one rounding "
+  "per operation.", (ins F32Attr:$alpha, F32Attr:$gamma),
+  "getAlpha().convertToFloat()", "getGamma().convertToFloat()">;
+def Plumb_PReluOp : Plumb_BroadcastOp<"prelu", Plumb_FloatTensor,
+  Plumb_FloatTensor, "PLUMB_RT_PRELU",
+  "z = x < 0 ? slope * x : x (x = lhs, slope = rhs; -0 stays -0).", [1, 0],
+  [Plumb_FusibleTail]>;
+
+def Plumb_ModOp : Plumb_ComputeOp<"mod", [Pure, Plumb_Elementwise]> {
+  let summary = "Elementwise remainder with numpy broadcasting";
+  let description = [{
+    ONNX Mod. `fmod = true`: C fmod, the remainder of x / y truncated toward
+    zero, with the sign of x (f32: exact; NaN for y = 0 or x infinite, x for
+    y infinite). `fmod = false` (integers only): the remainder with the sign
+    of y (Python's %). Integers: x mod 0 = 0. Both operands have the same
+    element type and broadcast numpy-style to the result shape.
+
+    ```mlir
+    %z = plumb.mod %x, %y {fmod = false} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+    ```
+  }];
+  let arguments = (ins Plumb_NumTensor:$lhs, Plumb_NumTensor:$rhs,
+                       BoolAttr:$fmod);
+  let results = (outs Plumb_NumTensor:$output);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The plumb_rt_binary_op code of the kernel (runtime elementwise.h).
+    int32_t getBinaryCode();
+  }];
+  let extraClassDefinition = [{
+    ::mlir::FailureOr<::plumb::OpCounts> $cppClass::getCounts() {
+      return ::plumb::elementwiseCounts(getOperation(), 2, 0);
+    }
+    ::mlir::LogicalResult
+    $cppClass::lowerToKernelCalls(::plumb::KernelLowering &l,
+                                  std::string &err) {
+      return ::plumb::lowerBinaryOp(getOperation(), getBinaryCode(), l, err);
+    }
+  }];
+}
+
+def Plumb_MeanOp : Plumb_ComputeOp<"mean", [Pure, Plumb_Elementwise]> {
+  let summary = "Elementwise mean of one or more tensors";
+  let description = [{
+    ONNX Mean (f32): all operands broadcast numpy-style to the result shape;
+    acc = x0; acc = acc + x1; ... strictly left to right (IEEE additions),
+    then one IEEE division acc / n (n as f32).
+
+    ```mlir
+    %z = plumb.mean %a, %b, %c : (tensor<4xf32>, tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Plumb_FloatTensor>:$inputs);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, results)";
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::mlir::FailureOr<::plumb::OpCounts> $cppClass::getCounts() {
+      return ::plumb::variadicCounts(getOperation(), false, 1);
+    }
+    ::mlir::LogicalResult
+    $cppClass::lowerToKernelCalls(::plumb::KernelLowering &l,
+                                  std::string &err) {
+      return ::plumb::lowerVariadicOp(getOperation(), PLUMB_RT_MEAN, l, err);
+    }
+  }];
+}
+
+def Plumb_CeluOp : Plumb_FloatUnaryOp<"celu", "PLUMB_RT_CELU", [3, 1, 1],
+  "y = x >= 0 ? x : alpha * (exp(x / alpha) - 1) as t = x / alpha; "
+  "t = exp(t); t = t - 1; y = alpha * t.", (ins F32Attr:$alpha),
+  "getAlpha().convertToFloat()">;
+def Plumb_ThresholdedReluOp : Plumb_FloatUnaryOp<"thresholded_relu",
+  "PLUMB_RT_THRESHOLDED_RELU", [0, 0, 1],
+  "y = x > alpha ? x : +0 (NaN gives +0).", (ins F32Attr:$alpha),
+  "getAlpha().convertToFloat()">;
+def Plumb_ShrinkOp : Plumb_FloatUnaryOp<"shrink", "PLUMB_RT_SHRINK", [1, 0, 2],
+  "y = x < -lambd ? x + bias : (x > lambd ? x - bias : +0) (NaN gives +0).",
+  (ins F32Attr:$bias, F32Attr:$lambd), "getBias().convertToFloat()",
+  "getLambd().convertToFloat()">;
+def Plumb_MishOp : Plumb_FloatUnaryOp<"mish", "PLUMB_RT_MISH", [2, 3],
+  "y = x * tanh(log(exp(x) + 1)), every step rounded to f32, Plumb's own "
+  "exp, log and tanh.">;
+def Plumb_SwishOp : Plumb_FloatUnaryOp<"swish", "PLUMB_RT_SWISH", [2, 1],
+  "y = x * sigmoid(alpha * x) as t = alpha * x; s = sigmoid(t); y = x * s.",
+  (ins F32Attr:$alpha), "getAlpha().convertToFloat()">;
+def Plumb_XorOp : Plumb_BroadcastOp<"xor", Plumb_BoolTensor, Plumb_BoolTensor,
+  "PLUMB_RT_XOR", "z = x != y (logical exclusive or).">;
+def Plumb_BitAndOp : Plumb_BroadcastOp<"bit_and", Plumb_IntTensor,
+  Plumb_IntTensor, "PLUMB_RT_BIT_AND", "z = x & y (bitwise).">;
+def Plumb_BitOrOp : Plumb_BroadcastOp<"bit_or", Plumb_IntTensor,
+  Plumb_IntTensor, "PLUMB_RT_BIT_OR", "z = x | y (bitwise).">;
+def Plumb_BitXorOp : Plumb_BroadcastOp<"bit_xor", Plumb_IntTensor,
+  Plumb_IntTensor, "PLUMB_RT_BIT_XOR", "z = x ^ y (bitwise).">;
+def Plumb_ShiftLeftOp : Plumb_BroadcastOp<"shift_left", Plumb_IntTensor,
+  Plumb_IntTensor, "PLUMB_RT_SHIFT_LEFT",
+  "z = x << y on the bits as unsigned; y < 0 or y >= the bit width gives 0.">;
+def Plumb_ShiftRightOp : Plumb_BroadcastOp<"shift_right", Plumb_IntTensor,
+  Plumb_IntTensor, "PLUMB_RT_SHIFT_RIGHT",
+  "z = x >> y, logical (the bits as unsigned); y < 0 or y >= the bit width "
+  "gives 0.">;
+
 #endif // PLUMB_OPS_TD

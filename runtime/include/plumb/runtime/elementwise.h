@@ -35,6 +35,25 @@
 //    exponent >= 0 by repeated squaring with wraparound; exponent < 0 gives
 //    1 for base 1, +-1 for base -1 (by parity), 0 otherwise (0^-n = 0).
 //    Neg/Abs wrap (Abs(INT_MIN) = INT_MIN).
+//  * Celu(alpha): x >= 0 ? x : alpha * (exp(x / alpha) - 1) as t = x / alpha;
+//    t = exp(t); t = t - 1; y = alpha * t (x = -0 gives -0). NaN -> NaN.
+//  * ThresholdedRelu(alpha): x > alpha ? x : +0 (ONNX's definition: NaN
+//    gives +0, as both comparisons are false).
+//  * Shrink(bias, lambd): x < -lambd ? x + bias : (x > lambd ? x - bias : +0)
+//    (-lambd by a sign flip; NaN gives +0 by the same rule).
+//  * Mish: x * tanh(softplus(x)) as t = exp(x); t = t + 1; t = log(t);
+//    t = tanh(t); y = x * t (math.h exp, log, tanh; every step rounded to
+//    float32). exp overflow (x > 88.72...) gives t = 1, so y = x there.
+//  * Swish(alpha): x * sigmoid(alpha * x) as t = alpha * x; s = sigmoid(t);
+//    y = x * s (math.h sigmoid).
+//  * Bitwise And / Or / Xor (int32/int64): the bit operations; Xor (bool)
+//    is a != b. BitShift (int32/int64, ONNX's unsigned semantics): the bits
+//    as unsigned, shifted left or logically right; a shift amount that is
+//    negative or >= the bit width gives 0.
+//  * FMod (float32, ONNX Mod with fmod = 1): C fmod, exact: the remainder of
+//    x / y truncated toward zero, with x's sign (a zero result is +-0 as x);
+//    computed on the integer significands (no division, no libm). NaN if x
+//    or y is NaN, x is +-inf or y is +-0; x itself when y is +-inf.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PLUMB_RUNTIME_ELEMENTWISE_H
@@ -86,7 +105,12 @@
   X(SOFTSIGN, 21, softsignF(v))                                                \
   X(ELU, 22, eluF(v, alpha))                                                   \
   X(SELU, 23, seluF(v, alpha, beta))                                           \
-  X(HARD_SWISH, 24, hardSwishF(v))
+  X(HARD_SWISH, 24, hardSwishF(v))                                             \
+  X(CELU, 25, celuF(v, alpha))                                                 \
+  X(THRESHOLDED_RELU, 26, thresholdedReluF(v, alpha))                          \
+  X(SHRINK, 27, shrinkF(v, alpha, beta))                                       \
+  X(MISH, 28, mishF(v))                                                        \
+  X(SWISH, 29, swishF(v, alpha))
 #define PLUMB_UNARY_F32_OPS(X)                                                 \
   PLUMB_UNARY_F32_MATH_OPS(X)                                                  \
   PLUMB_UNARY_F32_SCALAR_OPS(X)
@@ -101,7 +125,8 @@
   X(POW, 4, powF(x, y))                                                        \
   X(MAX, 5, maxF(x, y))                                                        \
   X(MIN, 6, minF(x, y))                                                        \
-  X(PRELU, 8, preluF(x, y))
+  X(PRELU, 8, preluF(x, y))                                                    \
+  X(FMOD_F32, 11, fmodF(x, y))
 
 /// X(NAME, CODE, EXPR): comparison op PLUMB_RT_<NAME> = CODE (every numeric
 /// type; IEEE for float32), z = EXPR as 0/1.
@@ -340,6 +365,82 @@ PLUMB_INLINE float geluTanhF(float x) {
   return canon(::plumb::rt::gelu_tanh(x));
 }
 
+/// Celu(alpha): t = x / alpha; t = exp(t); t = t - 1; y = alpha * t for
+/// x < 0, else x.
+PLUMB_INLINE float celuF(float x, float alpha) {
+  if (x != x)
+    return canonicalNaN();
+  if (x >= 0.0f)
+    return x;
+  float t = x / alpha;
+  t = ::plumb::rt::exp(t);
+  t = t - 1.0f;
+  return canon(alpha * t);
+}
+
+/// ThresholdedRelu(alpha): x > alpha ? x : +0 (NaN gives +0).
+PLUMB_INLINE float thresholdedReluF(float x, float alpha) {
+  return x > alpha ? x : 0.0f;
+}
+
+/// Shrink(bias, lambd): x < -lambd ? x + bias : (x > lambd ? x - bias : +0).
+PLUMB_INLINE float shrinkF(float x, float bias, float lambd) {
+  if (x < negF(lambd))
+    return canon(x + bias);
+  if (x > lambd)
+    return canon(x - bias);
+  return 0.0f;
+}
+
+/// Mish: t = exp(x); t = t + 1; t = log(t); t = tanh(t); y = x * t.
+PLUMB_INLINE float mishF(float x) {
+  float t = ::plumb::rt::exp(x);
+  t = t + 1.0f;
+  t = ::plumb::rt::log(t);
+  t = ::plumb::rt::tanh(t);
+  return canon(x * t);
+}
+
+/// Swish(alpha): t = alpha * x; s = sigmoid(t); y = x * s.
+PLUMB_INLINE float swishF(float x, float alpha) {
+  const float t = alpha * x;
+  const float s = ::plumb::rt::sigmoid(t);
+  return canon(x * s);
+}
+
+/// The float m * 2^e (0 <= m < 2^24, -149 <= e <= 104, the product a float):
+/// one exact multiplication by a power of two.
+PLUMB_INLINE float scaleSig(uint32_t m, int32_t e) {
+  const float p = e >= -126 ? fromBits((uint32_t)(e + 127) << 23)
+                            : fromBits(1u << (e + 149));
+  return (float)m * p;
+}
+
+/// FMod (ONNX Mod, fmod = 1): C fmod(x, y), exact. With |x| = mx * 2^ex and
+/// |y| = my * 2^ey (integer significands), r = (mx * 2^(ex - ey)) mod my by
+/// doubling steps (r = 2r; r -= my when r >= my); the result is
+/// r * 2^ey with x's sign.
+PLUMB_INLINE float fmodF(float x, float y) {
+  const uint32_t bx = bitsOf(x), by = bitsOf(y);
+  const uint32_t ax = bx & 0x7FFFFFFFu, ay = by & 0x7FFFFFFFu;
+  const uint32_t sign = bx & 0x80000000u;
+  if (ax > 0x7F800000u || ay > 0x7F800000u || ax == 0x7F800000u || ay == 0)
+    return canonicalNaN();
+  if (ay == 0x7F800000u || ax < ay)
+    return x;
+  const int32_t Ex = (int32_t)(ax >> 23), Ey = (int32_t)(ay >> 23);
+  const uint32_t mx = Ex ? (ax & 0x7FFFFFu) | 0x800000u : ax;
+  const uint32_t my = Ey ? (ay & 0x7FFFFFu) | 0x800000u : ay;
+  const int32_t ex = Ex ? Ex - 150 : -149, ey = Ey ? Ey - 150 : -149;
+  uint32_t r = mx % my;
+  for (int32_t d = ex - ey; d > 0; --d) {
+    r <<= 1;
+    if (r >= my)
+      r -= my;
+  }
+  return fromBits(bitsOf(scaleSig(r, ey)) | sign);
+}
+
 /// One float32 unary op by its code (PLUMB_UNARY_F32_OPS); every target's
 /// kernels and the emitted epilogues call this with the op's code, which the
 /// compiler folds when it is a constant. An unknown code gives canon(v)
@@ -495,6 +596,22 @@ template <typename T> PLUMB_INLINE T powI(T base, T e) {
 }
 template <typename T> PLUMB_INLINE T maxI(T a, T b) { return a > b ? a : b; }
 template <typename T> PLUMB_INLINE T minI(T a, T b) { return a < b ? a : b; }
+template <typename T> PLUMB_INLINE T bitAndI(T a, T b) { return a & b; }
+template <typename T> PLUMB_INLINE T bitOrI(T a, T b) { return a | b; }
+template <typename T> PLUMB_INLINE T bitXorI(T a, T b) { return a ^ b; }
+/// BitShift on the bits as unsigned; amounts < 0 or >= the width give 0.
+template <typename T> PLUMB_INLINE T shlI(T a, T s) {
+  typedef typename UnsignedOf<T>::type U;
+  if (s < 0 || s >= (T)(8 * sizeof(T)))
+    return 0;
+  return (T)((U)a << (U)s);
+}
+template <typename T> PLUMB_INLINE T shrI(T a, T s) {
+  typedef typename UnsignedOf<T>::type U;
+  if (s < 0 || s >= (T)(8 * sizeof(T)))
+    return 0;
+  return (T)((U)a >> (U)s);
+}
 
 } // namespace ops
 } // namespace rt
@@ -530,6 +647,11 @@ enum plumb_rt_binary_op {
   PLUMB_RT_AND = 32,
   PLUMB_RT_OR = 33,
   PLUMB_RT_XOR = 34,
+  PLUMB_RT_BIT_AND = 12,
+  PLUMB_RT_BIT_OR = 13,
+  PLUMB_RT_BIT_XOR = 14,
+  PLUMB_RT_SHIFT_LEFT = 40,
+  PLUMB_RT_SHIFT_RIGHT = 41,
 };
 
 #ifdef __cplusplus
