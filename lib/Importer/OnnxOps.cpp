@@ -1154,6 +1154,7 @@ LogicalResult softmax(Importer &im, NodeCtx &n) {
 } // namespace
 
 void registerNNHandlers(OpTable &table);
+void registerIndexHandlers(OpTable &table);
 
 const OpTable &opHandlers() {
   static const OpTable table = [] {
@@ -1222,6 +1223,7 @@ const OpTable &opHandlers() {
     t.add("Softmax", softmax<SoftmaxOp>, kF32);
     t.add("LogSoftmax", softmax<LogSoftmaxOp>, kF32);
     registerNNHandlers(t);
+    registerIndexHandlers(t);
     return t;
   }();
   return table;

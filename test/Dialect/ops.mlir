@@ -289,3 +289,15 @@ func.func @conv_transpose_3d(%x: tensor<1x1x3x4x5xf32>, %w: tensor<1x2x3x3x3xf32
   %0 = plumb.conv_transpose %x, %w {dilations = array<i64: 1, 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0, 0>, pads = array<i64: 0, 0, 0, 0, 0, 0>, strides = array<i64: 1, 1, 1>} : (tensor<1x1x3x4x5xf32>, tensor<1x2x3x3x3xf32>) -> tensor<1x2x5x6x7xf32>
   return %0 : tensor<1x2x5x6x7xf32>
 }
+
+// -----
+
+// scatter_nd, with and without a reduction.
+// CHECK-LABEL: func.func @scatter_nd
+// CHECK: plumb.scatter_nd %{{.+}}, %{{.+}}, %{{.+}} : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+// CHECK: plumb.scatter_nd %{{.+}}, %{{.+}}, %{{.+}} {reduction = "add"} : (tensor<4x3xi32>, tensor<2x2xi32>, tensor<2xi32>) -> tensor<4x3xi32>
+func.func @scatter_nd(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x3xf32>, %e: tensor<4x3xi32>, %j: tensor<2x2xi32>, %v: tensor<2xi32>) -> (tensor<4x3xf32>, tensor<4x3xi32>) {
+  %0 = plumb.scatter_nd %d, %i, %u : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %1 = plumb.scatter_nd %e, %j, %v {reduction = "add"} : (tensor<4x3xi32>, tensor<2x2xi32>, tensor<2xi32>) -> tensor<4x3xi32>
+  return %0, %1 : tensor<4x3xf32>, tensor<4x3xi32>
+}
