@@ -666,6 +666,144 @@ LogicalResult depthSpace(Importer &im, NodeCtx &n) {
                        {N, C * b * b, H / b, W / b}));
 }
 
+//===----------------------------------------------------------------------===//
+// CumSum
+//===----------------------------------------------------------------------===//
+
+/// Float CumSum over an axis longer than this is refused: it is composed as
+/// a chain of one add per element of the axis.
+constexpr int64_t kMaxFloatCumSum = 1024;
+
+/// The slice [start, start + len) of v along `axis` (step -1 from start
+/// when `reverse`, len = the whole axis then).
+FailureOr<Value> sliceAxis(Importer &im, NodeCtx &n, Value v, int64_t axis,
+                           int64_t start, int64_t len, int64_t step = 1) {
+  Shape s(Importer::shapeOf(v));
+  SmallVector<int64_t> starts(s.size(), 0), steps(s.size(), 1);
+  starts[axis] = start;
+  steps[axis] = step;
+  s[axis] = len;
+  return im.make<SliceOp>(n, withShape(v, s), v,
+                          im.b.getDenseI64ArrayAttr(starts),
+                          im.b.getDenseI64ArrayAttr(steps));
+}
+
+/// v shifted by `d` along `axis`: d zeros in front, the last d elements
+/// dropped (pad then slice; bits moved).
+FailureOr<Value> shiftAxis(Importer &im, NodeCtx &n, Value v, int64_t axis,
+                           int64_t d) {
+  Shape s(Importer::shapeOf(v)), padded(s);
+  SmallVector<int64_t> pads(2 * s.size(), 0);
+  pads[axis] = d;
+  padded[axis] += d;
+  Type elt = Importer::eltOf(v);
+  TypedAttr zero = elt.isF32() ? TypedAttr(im.b.getF32FloatAttr(0.0f))
+                               : TypedAttr(im.b.getIntegerAttr(elt, 0));
+  auto p = im.make<PadOp>(n, withShape(v, padded), v,
+                          im.b.getDenseI64ArrayAttr(pads),
+                          im.b.getStringAttr("constant"), zero);
+  if (failed(p))
+    return failure();
+  return sliceAxis(im, n, *p, axis, 0, s[axis]);
+}
+
+/// Integer CumSum: wrapping adds are exact and order-free, so the running
+/// sums are formed in ceil(log2 L) steps y += shift(y, 2^k) (Hillis-Steele).
+FailureOr<Value> cumSumInt(Importer &im, NodeCtx &n, Value x, int64_t axis,
+                           bool exclusive) {
+  int64_t len = Importer::shapeOf(x)[axis];
+  Value y = x;
+  for (int64_t d = 1; d < len; d *= 2) {
+    auto sh = shiftAxis(im, n, y, axis, d);
+    if (failed(sh))
+      return failure();
+    auto sum = im.make<AddOp>(n, y.getType(), y, *sh);
+    if (failed(sum))
+      return failure();
+    y = *sum;
+  }
+  if (exclusive && len > 0)
+    return shiftAxis(im, n, y, axis, 1);
+  return y;
+}
+
+/// Float CumSum: the sequential chain r_i = r_{i-1} + x_i from r_0 = x_0
+/// (exclusive: from r_0 = +0, r_i = r_{i-1} + x_{i-1}), as onnxruntime
+/// computes it; the running sums are concatenated along the axis.
+FailureOr<Value> cumSumFloat(Importer &im, NodeCtx &n, Value x, int64_t axis,
+                             bool exclusive) {
+  int64_t len = Importer::shapeOf(x)[axis];
+  if (len > kMaxFloatCumSum)
+    return im.error(n) << "CumSum of float over an axis of length " << len
+                       << " is not supported (at most " << kMaxFloatCumSum
+                       << ": it becomes one add per element)";
+  if (len == 0 || (len == 1 && !exclusive))
+    return x;
+  SmallVector<Value> outs;
+  Value run;
+  if (exclusive) {
+    auto z = shiftAxis(im, n, x, axis, 1);
+    if (failed(z))
+      return failure();
+    auto first = sliceAxis(im, n, *z, axis, 0, 1);
+    if (failed(first))
+      return failure();
+    run = *first;
+    outs.push_back(run);
+  }
+  for (int64_t i = 0; i < len - (exclusive ? 1 : 0); ++i) {
+    auto xi = sliceAxis(im, n, x, axis, i, 1);
+    if (failed(xi))
+      return failure();
+    if (!run) {
+      run = *xi;
+    } else {
+      auto sum = im.make<AddOp>(n, run.getType(), run, *xi);
+      if (failed(sum))
+        return failure();
+      run = *sum;
+    }
+    outs.push_back(run);
+  }
+  if (outs.size() == 1)
+    return outs[0];
+  return im.make<ConcatOp>(n, x.getType(), outs, im.b.getI64IntegerAttr(axis));
+}
+
+/// CumSum (opset 11/14): `axis` known at import; `reverse` walks the axis
+/// backwards (a step -1 slice before and after).
+LogicalResult cumSum(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 2)))
+    return failure();
+  auto axis = constScalar(im, n, 1, "axis");
+  auto excl = im.attrInt(n, "exclusive", 0);
+  auto rev = im.attrInt(n, "reverse", 0);
+  if (failed(axis) || failed(excl) || failed(rev))
+    return failure();
+  Value x = n.in(0);
+  Type elt = Importer::eltOf(x);
+  if (!elt.isF32() && !elt.isInteger(64) && !elt.isInteger(32))
+    return im.error(n) << "expects float, int64 or int32 tensors, got " << elt;
+  auto s = Importer::shapeOf(x);
+  auto a = shapes::normalizeAxis(*axis, s.size(), im.emitter(n));
+  if (failed(a))
+    return failure();
+  int64_t len = s[*a];
+  if (*rev && len > 1) {
+    auto r = sliceAxis(im, n, x, *a, len - 1, len, -1);
+    if (failed(r))
+      return failure();
+    x = *r;
+  }
+  auto y = elt.isF32() ? cumSumFloat(im, n, x, *a, *excl != 0)
+                       : cumSumInt(im, n, x, *a, *excl != 0);
+  if (failed(y))
+    return failure();
+  if (*rev && len > 1)
+    return setOut(n, sliceAxis(im, n, *y, *a, len - 1, len, -1));
+  return setOut(n, y);
+}
+
 } // namespace
 
 void registerIndexHandlers(OpTable &t) {
@@ -680,6 +818,7 @@ void registerIndexHandlers(OpTable &t) {
   t.add("ScatterElements", scatterElements, kAll, 11);
   t.add("Scatter", scatterElements, kAll, 9);
   t.add("Trilu", trilu, kAll, 14);
+  t.add("CumSum", cumSum, kNum, 11);
   t.add("EyeLike", eyeLike, kAll, 9);
   t.add("OneHot", oneHot, kAll, 9);
   t.add("DepthToSpace", depthSpace<true>, kAll);
