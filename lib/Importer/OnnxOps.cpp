@@ -1160,6 +1160,7 @@ LogicalResult softmax(Importer &im, NodeCtx &n) {
 void registerNNHandlers(OpTable &table);
 void registerQuantHandlers(OpTable &table);
 void registerMathHandlers(OpTable &table);
+void registerIndexHandlers(OpTable &table);
 
 const OpTable &opHandlers() {
   static const OpTable table = [] {
@@ -1230,6 +1231,7 @@ const OpTable &opHandlers() {
     registerNNHandlers(t);
     registerQuantHandlers(t);
     registerMathHandlers(t);
+    registerIndexHandlers(t);
     return t;
   }();
   return table;

@@ -1209,3 +1209,59 @@ func.func @max_pool_column_major_without_indices(%x: tensor<1x1x4x4xf32>) {
   %0 = plumb.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, column_major_indices} : tensor<1x1x4x4xf32> -> tensor<1x1x2x2xf32>
   return
 }
+
+// -----
+
+func.func @scatter_nd_updates(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x4xf32>) {
+  // expected-error @+1 {{updates must have shape 2x3 (indices[:-1] + data[k:]), got 2x4}}
+  %0 = plumb.scatter_nd %d, %i, %u : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x4xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_tuple(%d: tensor<4x3xf32>, %i: tensor<2x3xi64>, %u: tensor<2xf32>) {
+  // expected-error @+1 {{index tuples of length 3 cannot index data of rank 2}}
+  %0 = plumb.scatter_nd %d, %i, %u : (tensor<4x3xf32>, tensor<2x3xi64>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_reduction(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x3xf32>) {
+  // expected-error @+1 {{reduction 'sum' is not none, add, mul, max or min}}
+  %0 = plumb.scatter_nd %d, %i, %u {reduction = "sum"} : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_bool(%d: tensor<4xi1>, %i: tensor<2x1xi64>, %u: tensor<2xi1>) {
+  // expected-error @+1 {{bool data takes reduction 'none' only}}
+  %0 = plumb.scatter_nd %d, %i, %u {reduction = "max"} : (tensor<4xi1>, tensor<2x1xi64>, tensor<2xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_types(%d: tensor<4xf32>, %i: tensor<2x1xi64>, %u: tensor<2xi64>) {
+  // expected-error @+1 {{data and updates}}
+  %0 = plumb.scatter_nd %d, %i, %u : (tensor<4xf32>, tensor<2x1xi64>, tensor<2xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_result(%d: tensor<4xf32>, %i: tensor<2x1xi64>, %u: tensor<2xf32>) {
+  // expected-error @+1 {{result type must be data's type}}
+  %0 = plumb.scatter_nd %d, %i, %u : (tensor<4xf32>, tensor<2x1xi64>, tensor<2xf32>) -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_rank(%d: tensor<f32>, %i: tensor<2x1xi64>, %u: tensor<2xf32>) {
+  // expected-error @+1 {{data and indices must have rank >= 1}}
+  %0 = plumb.scatter_nd %d, %i, %u : (tensor<f32>, tensor<2x1xi64>, tensor<2xf32>) -> tensor<f32>
+  return
+}

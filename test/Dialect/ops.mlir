@@ -296,3 +296,15 @@ func.func @matmul_integer(%a: tensor<2x3xi32>, %b: tensor<3x4xi32>) -> tensor<2x
   %0 = plumb.matmul_integer %a, %b : (tensor<2x3xi32>, tensor<3x4xi32>) -> tensor<2x4xi32>
   return %0 : tensor<2x4xi32>
 }
+
+// -----
+
+// scatter_nd, with and without a reduction.
+// CHECK-LABEL: func.func @scatter_nd
+// CHECK: plumb.scatter_nd %{{.+}}, %{{.+}}, %{{.+}} : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+// CHECK: plumb.scatter_nd %{{.+}}, %{{.+}}, %{{.+}} {reduction = "add"} : (tensor<4x3xi32>, tensor<2x2xi32>, tensor<2xi32>) -> tensor<4x3xi32>
+func.func @scatter_nd(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x3xf32>, %e: tensor<4x3xi32>, %j: tensor<2x2xi32>, %v: tensor<2xi32>) -> (tensor<4x3xf32>, tensor<4x3xi32>) {
+  %0 = plumb.scatter_nd %d, %i, %u : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %1 = plumb.scatter_nd %e, %j, %v {reduction = "add"} : (tensor<4x3xi32>, tensor<2x2xi32>, tensor<2xi32>) -> tensor<4x3xi32>
+  return %0, %1 : tensor<4x3xf32>, tensor<4x3xi32>
+}

@@ -101,3 +101,17 @@ func.func @unsupported(%x: tensor<2x3xi32>) {
   %0 = plumb.reduce_sum %x {axes = array<i64: 1>, keepdims = false} : tensor<2x3xi32> -> tensor<2xi32>
   return
 }
+
+// -----
+
+// scatter_nd: one range-checked call with the reduction code and the
+// element type (plumb_rt_dtype).
+// CHECK-LABEL: op plumb.scatter_nd
+// CHECK-NEXT: plumb_rt_scatter_nd(%in0:raw, [4, 3], 2, %in1:raw, 0, [2, 1], 2, %in2:raw, PLUMB_RT_SCATTER_NONE, 1, %out0:raw) range-checked
+// CHECK-LABEL: op plumb.scatter_nd
+// CHECK-NEXT: plumb_rt_scatter_nd(%in0:raw, [4, 3], 2, %in1:raw, 1, [2, 2], 2, %in2:raw, PLUMB_RT_SCATTER_MAX, 2, %out0:raw) range-checked
+func.func @scatter(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x3xf32>, %e: tensor<4x3xi64>, %j: tensor<2x2xi32>, %v: tensor<2xi64>) {
+  %0 = plumb.scatter_nd %d, %i, %u : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %1 = plumb.scatter_nd %e, %j, %v {reduction = "max"} : (tensor<4x3xi64>, tensor<2x2xi32>, tensor<2xi64>) -> tensor<4x3xi64>
+  return
+}

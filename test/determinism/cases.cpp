@@ -12,6 +12,7 @@
 #include "plumb/runtime/elementwise.h"
 #include "plumb/runtime/gemm.h"
 #include "plumb/runtime/math_kernels.h"
+#include "plumb/runtime/indexing.h"
 #include "plumb/runtime/movement.h"
 #include "plumb/runtime/norm.h"
 #include "plumb/runtime/pool.h"
@@ -854,6 +855,44 @@ std::vector<Case> buildCases() {
     c.name = std::string("unary/") + u.n;
     cs.push_back(c);
   }
+
+  // ScatterND: every reduction, repeated tuples (so the index order of the
+  // combinations shows in the bits), negative indices, edge-value updates.
+  struct SndC {
+    int64_t red;
+    const char *n;
+    std::vector<int64_t> data, idx;
+  };
+  static const SndC kSnd[] = {
+      {PLUMB_RT_SCATTER_NONE, "none", {6, 5, 4}, {9, 1}},
+      {PLUMB_RT_SCATTER_ADD, "add", {6, 5, 4}, {9, 1}},
+      {PLUMB_RT_SCATTER_ADD, "add", {5, 7}, {4, 6, 2}},
+      {PLUMB_RT_SCATTER_MUL, "mul", {6, 5, 4}, {7, 2}},
+      {PLUMB_RT_SCATTER_MAX, "max", {4, 3, 5}, {30, 3}},
+      {PLUMB_RT_SCATTER_MIN, "min", {4, 3, 5}, {30, 3}},
+  };
+  for (const SndC &g : kSnd) {
+    Case c;
+    c.kind = Kind::ScatterNd;
+    c.family = "indexing";
+    c.p = {g.red};
+    c.ia = g.data;
+    c.ib = g.idx;
+    c.in.push_back(genEdge(nextSeed(), (size_t)numel(g.data), 4.0f));
+    const int64_t k = g.idx.back();
+    std::vector<float> idx((size_t)numel(g.idx));
+    Rng r(nextSeed());
+    for (size_t i = 0; i < idx.size(); ++i) {
+      const int64_t dim = g.data[(size_t)((int64_t)i % k)];
+      idx[i] = (float)((int64_t)(r.next() % (uint64_t)(2 * dim)) - dim);
+    }
+    c.in.push_back(idx);
+    c.in.push_back(genEdge(nextSeed(), (size_t)scatterNdUpdates(c), 4.0f));
+    c.shape = "data " + dimsv(g.data) + " indices " + dimsv(g.idx);
+    c.name = std::string("scatter_nd/") + g.n + "/" + dimsv(g.data) + "/" +
+             dimsv(g.idx);
+    cs.push_back(c);
+  }
   return cs;
 }
 
@@ -1180,6 +1219,16 @@ Output runCpu(const Case &c) {
     o.addF32(y);
     break;
   }
+  case Kind::ScatterNd: {
+    std::vector<int64_t> idx(c.in[1].begin(), c.in[1].end());
+    const int32_t r = (int32_t)c.ia.size(), q = (int32_t)c.ib.size();
+    std::vector<float> y(c.in[0].size());
+    o.status = plumb_rt_scatter_nd(c.in[0].data(), c.ia.data(), r, idx.data(),
+                                   0, c.ib.data(), q, c.in[2].data(),
+                                   (int32_t)c.p[0], PLUMB_RT_F32, y.data());
+    o.addF32(y);
+    break;
+  }
   }
   return o;
 }
@@ -1190,6 +1239,16 @@ int64_t gatherNdOutputs(const Case &c) {
   for (size_t i = 0; i + 1 < c.ib.size(); ++i)
     n *= c.ib[i];
   for (size_t i = (size_t)(b + k); i < c.ia.size(); ++i)
+    n *= c.ia[i];
+  return n;
+}
+
+int64_t scatterNdUpdates(const Case &c) {
+  const int64_t k = c.ib.back();
+  int64_t n = 1;
+  for (size_t i = 0; i + 1 < c.ib.size(); ++i)
+    n *= c.ib[i];
+  for (size_t i = (size_t)k; i < c.ia.size(); ++i)
     n *= c.ia[i];
   return n;
 }

@@ -57,6 +57,8 @@ enum class Kind {
   ConvNd,       // as ConvTNd (plumb_rt_conv_nd; out = the conv output dims)
   GatherNd,     // p: batch_dims, ia: data shape, ib: indices shape;
                 // in: data, indices (exact integers as floats)
+  ScatterNd,    // p: reduction, ia: data shape, ib: indices shape;
+                // in: data, indices (exact integers as floats), updates
 };
 
 enum MathFn {
@@ -128,6 +130,8 @@ std::vector<float> genEdge(uint64_t seed, size_t n, float scalePow2 = 1.0f);
 plumb_convnd_params convNdParams(const Case &c);
 /// The number of output elements of a GatherNd case.
 int64_t gatherNdOutputs(const Case &c);
+/// The number of update elements of a ScatterNd case.
+int64_t scatterNdUpdates(const Case &c);
 
 /// The case list (same on every platform and for every runner).
 std::vector<Case> buildCases();

@@ -459,3 +459,22 @@ FailureOr<OpCounts> FusedOp::getCounts() {
   Counter c(getOperation(), /*io=*/false);
   return c.finish();
 }
+
+//===----------------------------------------------------------------------===//
+// Indexed writes
+//===----------------------------------------------------------------------===//
+
+/// scatter_nd: the copy of data (bytes), one indexed write per update
+/// element, and per update element one add/mul (simple) or one Max/Min
+/// (compare) when it combines.
+FailureOr<OpCounts> ScatterNDOp::getCounts() {
+  Counter c(getOperation());
+  CheckedCount u = elems(getUpdates());
+  c.indexed = u;
+  StringRef r = getReduction();
+  if (r == "add" || r == "mul")
+    c.elementwise = u;
+  else if (r == "max" || r == "min")
+    c.compare = u;
+  return c.finish();
+}

@@ -13,6 +13,7 @@
 
 #include "plumb/runtime/cast.h"
 #include "plumb/runtime/conv.h"
+#include "plumb/runtime/indexing.h"
 #include "plumb/runtime/movement.h"
 #include "plumb/runtime/reduce.h"
 #include "plumb/runtime/resize.h"
@@ -877,6 +878,34 @@ LogicalResult GRUOp::lowerToKernelCalls(KernelLowering &l, std::string &) {
       .result(0, ElemType::F32)
       .result(1, ElemType::F32)
       .i64(treeBlock(op));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Indexed writes
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScatterNDOp::lowerToKernelCalls(KernelLowering &l,
+                                              std::string &) {
+  KernelCall &c = l.call("scatter_nd", "scatter_nd");
+  c.rangeError = true;
+  c.operandRaw(0);
+  shapeAndRank(c, getData())
+      .operandRaw(1)
+      .i64(elemOf(getIndices()) == ElemType::I32);
+  shapeAndRank(c, getIndices()).operandRaw(2);
+  StringRef r = getReduction();
+  if (r == "add")
+    c.code(PLUMB_CODE(PLUMB_RT_SCATTER_ADD));
+  else if (r == "mul")
+    c.code(PLUMB_CODE(PLUMB_RT_SCATTER_MUL));
+  else if (r == "max")
+    c.code(PLUMB_CODE(PLUMB_RT_SCATTER_MAX));
+  else if (r == "min")
+    c.code(PLUMB_CODE(PLUMB_RT_SCATTER_MIN));
+  else
+    c.code(PLUMB_CODE(PLUMB_RT_SCATTER_NONE));
+  c.i64((int64_t)elemOf(getData())).resultRaw(0);
   return success();
 }
 

@@ -642,3 +642,36 @@ LogicalResult BitOrOp::verify() { return verifyBroadcastBinary(*this); }
 LogicalResult BitXorOp::verify() { return verifyBroadcastBinary(*this); }
 LogicalResult ShiftLeftOp::verify() { return verifyBroadcastBinary(*this); }
 LogicalResult ShiftRightOp::verify() { return verifyBroadcastBinary(*this); }
+
+//===----------------------------------------------------------------------===//
+// Indexed writes
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScatterNDOp::verify() {
+  if (failed(expectSameElt(*this, getData(), getOutput(), "data and result")) ||
+      failed(expectSameElt(*this, getData(), getUpdates(), "data and updates")))
+    return failure();
+  if (getOutput().getType() != getData().getType())
+    return emitOpError() << "result type must be data's type";
+  StringRef r = getReduction();
+  if (r != "none" && r != "add" && r != "mul" && r != "max" && r != "min")
+    return emitOpError() << "reduction '" << r
+                         << "' is not none, add, mul, max or min";
+  Type elt = eltOf(getData());
+  if (elt.isInteger(1) && r != "none")
+    return emitOpError() << "bool data takes reduction 'none' only";
+  ArrayRef<int64_t> d = shapeOf(getData()), i = shapeOf(getIndices());
+  int64_t r0 = d.size(), q = i.size();
+  if (r0 < 1 || q < 1)
+    return emitOpError() << "data and indices must have rank >= 1";
+  if (i[q - 1] < 1 || i[q - 1] > r0)
+    return emitOpError() << "index tuples of length " << i[q - 1]
+                         << " cannot index data of rank " << r0;
+  shapes::Shape want(i.begin(), i.end() - 1);
+  want.append(d.begin() + i[q - 1], d.end());
+  if (shapeOf(getUpdates()) != ArrayRef<int64_t>(want))
+    return emitOpError() << "updates must have shape " << shapes::str(want)
+                         << " (indices[:-1] + data[k:]), got "
+                         << shapes::str(shapeOf(getUpdates()));
+  return success();
+}

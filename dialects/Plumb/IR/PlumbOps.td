@@ -1157,4 +1157,38 @@ def Plumb_ShiftRightOp : Plumb_BroadcastOp<"shift_right", Plumb_IntTensor,
   "z = x >> y, logical (the bits as unsigned); y < 0 or y >= the bit width "
   "gives 0.">;
 
+//===----------------------------------------------------------------------===//
+// Indexed writes
+//===----------------------------------------------------------------------===//
+
+def Plumb_ScatterNDOp : Plumb_ComputeOp<"scatter_nd", [Pure]> {
+  let summary = "Writes or combines update slices at index tuples (ONNX ScatterND)";
+  let description = [{
+    The result starts as `data`. `indices` (rank q, last dimension k <= rank
+    of data) holds index tuples; `updates` has shape indices[:-1] +
+    data[k:]. Tuple after tuple, in row-major order of indices[:-1], the
+    slice of the result the tuple names is combined element by element with
+    its update slice: `reduction` "none" moves the update (with repeated
+    tuples the last wins), "add" and "mul" apply one IEEE operation
+    (NaN canonicalised; integers wrap), "max" and "min" the NaN-propagating
+    Max/Min of the elementwise ops. So repeated tuples combine in index
+    order, never by a tree. Negative indices count from the end; an index
+    out of range is a run-time error. Bool data takes "none" only. Also the
+    form of ONNX ScatterElements and Scatter, whose indices the importer
+    turns into full coordinate tuples.
+
+    ```mlir
+    %y = plumb.scatter_nd %data, %idx, %upd {reduction = "add"} : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_Tensor:$data, Plumb_IndexTensor:$indices,
+                       Plumb_Tensor:$updates,
+                       DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
+  let results = (outs Plumb_Tensor:$output);
+  let assemblyFormat = [{
+    $data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // PLUMB_OPS_TD

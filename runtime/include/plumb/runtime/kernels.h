@@ -11,6 +11,7 @@
 #include "plumb/runtime/conv.h"
 #include "plumb/runtime/elementwise.h"
 #include "plumb/runtime/gemm.h"
+#include "plumb/runtime/indexing.h"
 #include "plumb/runtime/movement.h"
 #include "plumb/runtime/norm.h"
 #include "plumb/runtime/pool.h"
