@@ -92,6 +92,17 @@ private:
 
 const OpTable &opHandlers();
 
+/// Handler helpers shared by the OnnxOps*.cpp files: the handler's result
+/// `v` as the node's next output, and the input count check (inputs below
+/// `lo` must be present).
+inline mlir::LogicalResult setOut(NodeCtx &n, mlir::FailureOr<mlir::Value> v) {
+  if (mlir::failed(v))
+    return mlir::failure();
+  n.outputs.push_back(*v);
+  return mlir::success();
+}
+mlir::LogicalResult need(Importer &im, NodeCtx &n, int64_t lo, int64_t hi);
+
 class Importer {
 public:
   Importer(mlir::MLIRContext &ctx, const ImportOptions &options,

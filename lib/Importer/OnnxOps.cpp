@@ -27,27 +27,6 @@ Value out0(NodeCtx &n, Value v) {
   return v;
 }
 
-LogicalResult setOut(NodeCtx &n, FailureOr<Value> v) {
-  if (failed(v))
-    return failure();
-  n.outputs.push_back(*v);
-  return success();
-}
-
-LogicalResult needInputs(Importer &im, NodeCtx &n, int64_t lo, int64_t hi) {
-  int64_t count = 0;
-  for (Value v : n.inputs)
-    count += v ? 1 : 0;
-  if (n.numInputs() < lo || n.numInputs() > hi)
-    return im.error(n) << "expects " << lo
-                       << (lo == hi ? "" : " to " + std::to_string(hi))
-                       << " inputs, got " << n.numInputs();
-  for (int64_t i = 0; i < lo; ++i)
-    if (!n.in(i))
-      return im.error(n) << "input " << i << " is required";
-  return success();
-}
-
 bool isFloat(Value v) { return Importer::eltOf(v).isF32(); }
 
 FailureOr<Value> reshapeTo(Importer &im, NodeCtx &n, Value v,
@@ -66,7 +45,7 @@ LogicalResult requireFloat(Importer &im, NodeCtx &n, Value v) {
 
 template <typename OpTy, bool FloatOnly>
 LogicalResult unary(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)))
+  if (failed(need(im, n, 1, 1)))
     return failure();
   if (FloatOnly && failed(requireFloat(im, n, n.in(0))))
     return failure();
@@ -74,7 +53,7 @@ LogicalResult unary(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult identity(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)))
+  if (failed(need(im, n, 1, 1)))
     return failure();
   out0(n, n.in(0));
   return success();
@@ -83,7 +62,7 @@ LogicalResult identity(Importer &im, NodeCtx &n) {
 LogicalResult dropout(Importer &im, NodeCtx &n) {
   // Inference: Dropout is the identity and its mask is all true. Training
   // mode drops at random unless the ratio is known to be 0.
-  if (failed(needInputs(im, n, 1, 3)))
+  if (failed(need(im, n, 1, 3)))
     return failure();
   if (n.in(2)) {
     auto t = im.constant(n.in(2));
@@ -108,7 +87,7 @@ LogicalResult dropout(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult hardSigmoid(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
+  if (failed(need(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
     return failure();
   auto alpha = im.attrFloat(n, "alpha", 0.2f);
   auto beta = im.attrFloat(n, "beta", 0.5f);
@@ -121,7 +100,7 @@ LogicalResult hardSigmoid(Importer &im, NodeCtx &n) {
 
 /// IsNaN (opset 9): not(x == x), true exactly for NaN (IEEE equality).
 LogicalResult isNaN(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
+  if (failed(need(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
     return failure();
   auto t = Importer::tensorType(Importer::shapeOf(n.in(0)), im.b.getI1Type());
   auto eq = im.make<EqualOp>(n, t, n.in(0), n.in(0));
@@ -131,7 +110,7 @@ LogicalResult isNaN(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult leakyRelu(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
+  if (failed(need(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
     return failure();
   auto alpha = im.attrFloat(n, "alpha", 0.01f);
   if (failed(alpha))
@@ -148,7 +127,7 @@ LogicalResult leakyRelu(Importer &im, NodeCtx &n) {
 /// same Max and Min (NaN propagation, -0 < +0), so the bits are the same
 /// (docs/dialect.md).
 LogicalResult clip(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 3)) || failed(requireFloat(im, n, n.in(0))))
+  if (failed(need(im, n, 1, 3)) || failed(requireFloat(im, n, n.in(0))))
     return failure();
   float lo = -INFINITY, hi = INFINITY;
   if (n.opset < 11) {
@@ -205,7 +184,7 @@ LogicalResult clip(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult gelu(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
+  if (failed(need(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
     return failure();
   auto approx = im.attrString(n, "approximate", std::string("none"));
   if (failed(approx))
@@ -228,7 +207,7 @@ FailureOr<RankedTensorType> broadcastType(Importer &im, NodeCtx &n,
 
 template <typename OpTy, bool Compare>
 LogicalResult binary(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 2, 2)))
+  if (failed(need(im, n, 2, 2)))
     return failure();
   Value a = n.in(0), c = n.in(1);
   if (Importer::eltOf(a) != Importer::eltOf(c))
@@ -251,7 +230,7 @@ LogicalResult binary(Importer &im, NodeCtx &n) {
 /// with plumb.cast's rules (truncation, NaN -> 0, saturation), as ONNX
 /// converts the float result; docs/dialect.md.
 LogicalResult pow(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 2, 2)))
+  if (failed(need(im, n, 2, 2)))
     return failure();
   Value x = n.in(0), e = n.in(1);
   Type xt = Importer::eltOf(x), et = Importer::eltOf(e);
@@ -317,7 +296,7 @@ LogicalResult variadic(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult where(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 3, 3)))
+  if (failed(need(im, n, 3, 3)))
     return failure();
   if (!Importer::eltOf(n.in(0)).isInteger(1))
     return im.error(n) << "condition must be bool";
@@ -329,7 +308,7 @@ LogicalResult where(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult castOp(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)))
+  if (failed(need(im, n, 1, 1)))
     return failure();
   auto to = im.attrInt(n, "to", std::nullopt);
   // `saturate` (opset 19) and `round_mode` (opset 24) only change casts to
@@ -352,7 +331,7 @@ LogicalResult castOp(Importer &im, NodeCtx &n) {
 /// CastLike (opset 15): Cast to the element type of input 1 (whose values
 /// are not used), with Cast's attributes. onnxscript's functions use it.
 LogicalResult castLike(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 2, 2)))
+  if (failed(need(im, n, 2, 2)))
     return failure();
   auto saturate = im.attrInt(n, "saturate", 1);
   auto round = im.attrString(n, "round_mode", std::string("up"));
@@ -419,7 +398,7 @@ LogicalResult constant(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult shape(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)))
+  if (failed(need(im, n, 1, 1)))
     return failure();
   auto s = Importer::shapeOf(n.in(0));
   int64_t rank = s.size();
@@ -440,14 +419,14 @@ LogicalResult shape(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult size(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)))
+  if (failed(need(im, n, 1, 1)))
     return failure();
   int64_t count = mlir::cast<RankedTensorType>(n.in(0).getType()).getNumElements();
   return out0(n, im.constI64({}, {count})), success();
 }
 
 LogicalResult constantOfShape(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)))
+  if (failed(need(im, n, 1, 1)))
     return failure();
   auto dims = im.constInts(n, 0, "input");
   if (failed(dims))
@@ -470,7 +449,7 @@ LogicalResult constantOfShape(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult range(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 3, 3)))
+  if (failed(need(im, n, 3, 3)))
     return failure();
   auto s = im.constant(n.in(0)), l = im.constant(n.in(1)),
        d = im.constant(n.in(2));
@@ -524,7 +503,7 @@ FailureOr<Value> reshapeTo(Importer &im, NodeCtx &n, Value v,
 }
 
 LogicalResult reshape(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 2, 2)))
+  if (failed(need(im, n, 2, 2)))
     return failure();
   auto target = im.constInts(n, 1, "shape");
   auto allowZero = im.attrInt(n, "allowzero", 0);
@@ -569,7 +548,7 @@ LogicalResult reshape(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult flatten(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)))
+  if (failed(need(im, n, 1, 1)))
     return failure();
   auto in = Importer::shapeOf(n.in(0));
   auto axis = im.attrInt(n, "axis", 1);
@@ -601,7 +580,7 @@ FailureOr<SmallVector<int64_t>> axesOf(Importer &im, NodeCtx &n, int64_t idx,
 }
 
 LogicalResult squeeze(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 2)))
+  if (failed(need(im, n, 1, 2)))
     return failure();
   auto in = Importer::shapeOf(n.in(0));
   auto axes = axesOf(im, n, 1, n.opset >= 13);
@@ -629,7 +608,7 @@ LogicalResult squeeze(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult unsqueeze(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 2)))
+  if (failed(need(im, n, 1, 2)))
     return failure();
   auto in = Importer::shapeOf(n.in(0));
   auto axes = axesOf(im, n, 1, n.opset >= 13);
@@ -653,7 +632,7 @@ LogicalResult unsqueeze(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult transpose(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)))
+  if (failed(need(im, n, 1, 1)))
     return failure();
   auto in = Importer::shapeOf(n.in(0));
   SmallVector<int64_t> rev;
@@ -700,7 +679,7 @@ LogicalResult concat(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult split(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 2)))
+  if (failed(need(im, n, 1, 2)))
     return failure();
   auto in = Importer::shapeOf(n.in(0));
   auto axis = im.attrInt(n, "axis", 0);
@@ -780,7 +759,7 @@ LogicalResult slice(Importer &im, NodeCtx &n) {
   auto in = Importer::shapeOf(n.in(0));
   SmallVector<int64_t> starts, ends, axes, steps;
   if (n.opset < 10) {
-    if (failed(needInputs(im, n, 1, 1)))
+    if (failed(need(im, n, 1, 1)))
       return failure();
     auto s = im.attrInts(n, "starts", std::nullopt);
     auto e = im.attrInts(n, "ends", std::nullopt);
@@ -792,7 +771,7 @@ LogicalResult slice(Importer &im, NodeCtx &n) {
       return failure();
     axes = *a;
   } else {
-    if (failed(needInputs(im, n, 3, 5)))
+    if (failed(need(im, n, 3, 5)))
       return failure();
     auto s = im.constInts(n, 1, "starts");
     auto e = im.constInts(n, 2, "ends");
@@ -834,7 +813,7 @@ LogicalResult slice(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult gatherND(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 2, 2)))
+  if (failed(need(im, n, 2, 2)))
     return failure();
   auto b = im.attrInt(n, "batch_dims", 0);
   if (failed(b))
@@ -867,7 +846,7 @@ LogicalResult gatherND(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult gather(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 2, 2)))
+  if (failed(need(im, n, 2, 2)))
     return failure();
   auto axis = im.attrInt(n, "axis", 0);
   if (failed(axis))
@@ -893,7 +872,7 @@ LogicalResult gather(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult expand(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 2, 2)))
+  if (failed(need(im, n, 2, 2)))
     return failure();
   auto target = im.constInts(n, 1, "shape");
   if (failed(target))
@@ -908,7 +887,7 @@ LogicalResult expand(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult tile(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 2, 3)))
+  if (failed(need(im, n, 2, 3)))
     return failure();
   auto reps = im.constInts(n, 1, "repeats");
   if (failed(reps))
@@ -975,7 +954,7 @@ LogicalResult pad(Importer &im, NodeCtx &n) {
   SmallVector<int64_t> pads;
   Attribute value;
   if (n.opset < 11) {
-    if (failed(needInputs(im, n, 1, 1)))
+    if (failed(need(im, n, 1, 1)))
       return failure();
     auto p = im.attrInts(n, "pads", std::nullopt);
     auto v = im.attrFloat(n, "value", 0.0f);
@@ -986,7 +965,7 @@ LogicalResult pad(Importer &im, NodeCtx &n) {
       return im.error(n) << "Pad before opset 11 supports float tensors only";
     value = im.b.getF32FloatAttr(*v);
   } else {
-    if (failed(needInputs(im, n, 2, 4)))
+    if (failed(need(im, n, 2, 4)))
       return failure();
     auto p = im.constInts(n, 1, "pads");
     if (failed(p))
@@ -1048,7 +1027,7 @@ LogicalResult pad(Importer &im, NodeCtx &n) {
 
 template <typename OpTy>
 LogicalResult reduce(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 2)))
+  if (failed(need(im, n, 1, 2)))
     return failure();
   auto in = Importer::shapeOf(n.in(0));
   bool axesInput = n.opset >= 18 ||
@@ -1106,7 +1085,7 @@ LogicalResult reduce(Importer &im, NodeCtx &n) {
 }
 
 LogicalResult argMax(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)))
+  if (failed(need(im, n, 1, 1)))
     return failure();
   auto in = Importer::shapeOf(n.in(0));
   auto axis = im.attrInt(n, "axis", 0);
@@ -1128,7 +1107,7 @@ LogicalResult argMax(Importer &im, NodeCtx &n) {
 
 template <typename OpTy>
 LogicalResult softmax(Importer &im, NodeCtx &n) {
-  if (failed(needInputs(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
+  if (failed(need(im, n, 1, 1)) || failed(requireFloat(im, n, n.in(0))))
     return failure();
   auto in = Importer::shapeOf(n.in(0));
   auto axis = im.attrInt(n, "axis", n.opset < 13 ? 1 : -1);
@@ -1156,6 +1135,17 @@ LogicalResult softmax(Importer &im, NodeCtx &n) {
 }
 
 } // namespace
+
+LogicalResult need(Importer &im, NodeCtx &n, int64_t lo, int64_t hi) {
+  if (n.numInputs() < lo || n.numInputs() > hi)
+    return im.error(n) << "expects " << lo
+                       << (lo == hi ? "" : " to " + std::to_string(hi))
+                       << " inputs, got " << n.numInputs();
+  for (int64_t i = 0; i < lo; ++i)
+    if (!n.in(i))
+      return im.error(n) << "input " << i << " is required";
+  return success();
+}
 
 void registerNNHandlers(OpTable &table);
 void registerQuantHandlers(OpTable &table);

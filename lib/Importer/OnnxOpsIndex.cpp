@@ -23,24 +23,6 @@ using Shape = shapes::Shape;
 /// dimension, so element-wise indexing takes data of rank below it.
 constexpr int64_t kMaxRank = 8;
 
-LogicalResult setOut(NodeCtx &n, FailureOr<Value> v) {
-  if (failed(v))
-    return failure();
-  n.outputs.push_back(*v);
-  return success();
-}
-
-LogicalResult need(Importer &im, NodeCtx &n, int64_t lo, int64_t hi) {
-  if (n.numInputs() < lo || n.numInputs() > hi)
-    return im.error(n) << "expects " << lo
-                       << (lo == hi ? "" : " to " + std::to_string(hi))
-                       << " inputs, got " << n.numInputs();
-  for (int64_t i = 0; i < lo; ++i)
-    if (!n.in(i))
-      return im.error(n) << "input " << i << " is required";
-  return success();
-}
-
 LogicalResult needFloat(Importer &im, NodeCtx &n, Value v) {
   if (!Importer::eltOf(v).isF32())
     return im.error(n) << "expects float tensors, got " << Importer::eltOf(v);

@@ -21,13 +21,6 @@ void registerMathHandlers(OpTable &t);
 
 namespace {
 
-LogicalResult setOut(NodeCtx &n, FailureOr<Value> v) {
-  if (failed(v))
-    return failure();
-  n.outputs.push_back(*v);
-  return success();
-}
-
 /// Exactly `count` inputs, all present, and (when `floatOnly`) input 0 is
 /// float32.
 LogicalResult checkInputs(Importer &im, NodeCtx &n, int64_t count,

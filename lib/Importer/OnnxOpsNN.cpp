@@ -20,24 +20,6 @@ namespace {
 
 using Shape = shapes::Shape;
 
-LogicalResult setOut(NodeCtx &n, FailureOr<Value> v) {
-  if (failed(v))
-    return failure();
-  n.outputs.push_back(*v);
-  return success();
-}
-
-LogicalResult need(Importer &im, NodeCtx &n, int64_t lo, int64_t hi) {
-  if (n.numInputs() < lo || n.numInputs() > hi)
-    return im.error(n) << "expects " << lo
-                       << (lo == hi ? "" : " to " + std::to_string(hi))
-                       << " inputs, got " << n.numInputs();
-  for (int64_t i = 0; i < lo; ++i)
-    if (!n.in(i))
-      return im.error(n) << "input " << i << " is required";
-  return success();
-}
-
 LogicalResult floats(Importer &im, NodeCtx &n, ArrayRef<int64_t> which) {
   for (int64_t i : which)
     if (n.in(i) && !Importer::eltOf(n.in(i)).isF32())

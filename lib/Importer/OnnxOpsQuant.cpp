@@ -27,24 +27,6 @@ namespace importer {
 
 namespace {
 
-LogicalResult setOutQ(NodeCtx &n, FailureOr<Value> v) {
-  if (failed(v))
-    return failure();
-  n.outputs.push_back(*v);
-  return success();
-}
-
-LogicalResult needQ(Importer &im, NodeCtx &n, int64_t lo, int64_t hi) {
-  if (n.numInputs() < lo || n.numInputs() > hi)
-    return im.error(n) << "expects " << lo
-                       << (lo == hi ? "" : " to " + std::to_string(hi))
-                       << " inputs, got " << n.numInputs();
-  for (int64_t i = 0; i < lo; ++i)
-    if (!n.in(i))
-      return im.error(n) << "input " << i << " is required";
-  return success();
-}
-
 /// The integer range of an ONNX quantized type.
 struct QRange {
   int64_t lo, hi;
@@ -163,7 +145,7 @@ LogicalResult requireInt32(Importer &im, NodeCtx &n, Value v, StringRef what) {
 
 /// DequantizeLinear (opsets 10, 13 axis, 19, 21 block_size): f32(x - z) * s.
 LogicalResult dequantizeLinear(Importer &im, NodeCtx &n) {
-  if (failed(needQ(im, n, 2, 3)) || failed(noBlocks(im, n)) ||
+  if (failed(need(im, n, 2, 3)) || failed(noBlocks(im, n)) ||
       failed(requireInt32(im, n, n.in(0), "x")))
     return failure();
   Q q{im, n};
@@ -189,7 +171,7 @@ LogicalResult dequantizeLinear(Importer &im, NodeCtx &n) {
   auto f = q.cast(d, q.f32());
   if (failed(f))
     return failure();
-  return setOutQ(n, q.bin<MulOp>(*f, *s));
+  return setOut(n, q.bin<MulOp>(*f, *s));
 }
 
 /// int32(rne(clamp(v, lo, hi))) + z, with lo/hi/z broadcasting against v.
@@ -236,7 +218,7 @@ FailureOr<int32_t> quantizedType(Importer &im, NodeCtx &n) {
 /// QuantizeLinear (opsets 10, 13 axis, 19 saturate, 21 block_size and
 /// output_dtype): int32(rne(clamp(x / s, qmin - z, qmax - z))) + z.
 LogicalResult quantizeLinear(Importer &im, NodeCtx &n) {
-  if (failed(needQ(im, n, 2, 3)) || failed(noBlocks(im, n)))
+  if (failed(need(im, n, 2, 3)) || failed(noBlocks(im, n)))
     return failure();
   Q q{im, n};
   Value x = n.in(0);
@@ -269,7 +251,7 @@ LogicalResult quantizeLinear(Importer &im, NodeCtx &n) {
   if (failed(y))
     return failure();
   im.narrowTypes[*y] = *type;
-  return setOutQ(n, y);
+  return setOut(n, y);
 }
 
 /// A full reduction of `x` to a scalar.
@@ -288,7 +270,7 @@ template <typename OpTy> FailureOr<Value> reduceAll(Q &q, Value x) {
 ///   z = rne(clamp(0 - lo / s, 0, 255)),
 ///   y = int32(rne(clamp(x / s, 0 - z, 255 - z))) + int32(z).
 LogicalResult dynamicQuantizeLinear(Importer &im, NodeCtx &n) {
-  if (failed(needQ(im, n, 1, 1)))
+  if (failed(need(im, n, 1, 1)))
     return failure();
   Q q{im, n};
   Value x = n.in(0);
@@ -375,7 +357,7 @@ FailureOr<Value> matmulZeroPoint(Importer &im, NodeCtx &n, int i) {
 /// MatMulInteger (opset 10): (A - a_zero_point) x (B - b_zero_point) in
 /// wrapping int32 (plumb.matmul_integer).
 LogicalResult matMulInteger(Importer &im, NodeCtx &n) {
-  if (failed(needQ(im, n, 2, 4)))
+  if (failed(need(im, n, 2, 4)))
     return failure();
   Q q{im, n};
   Value ab[2];
@@ -399,7 +381,7 @@ LogicalResult matMulInteger(Importer &im, NodeCtx &n) {
   auto s = shapes::matmul(Q::shape(ab[0]), Q::shape(ab[1]), im.emitter(n));
   if (failed(s))
     return failure();
-  return setOutQ(n, im.make<MatMulIntegerOp>(
+  return setOut(n, im.make<MatMulIntegerOp>(
                         n, Importer::tensorType(*s, q.i32()), ab[0], ab[1]));
 }
 
