@@ -788,7 +788,58 @@ LogicalResult cumSum(Importer &im, NodeCtx &n) {
 
 } // namespace
 
+/// TopK: k from the attribute (opset 1) or the K input (opset 10, known
+/// after folding); always sorted (sorted = 0 leaves ONNX's order
+/// unspecified, so the sorted order is one valid answer).
+LogicalResult topK(Importer &im, NodeCtx &n) {
+  bool kInput = n.opset >= 10;
+  if (failed(need(im, n, kInput ? 2 : 1, kInput ? 2 : 1)))
+    return failure();
+  Value x = n.in(0);
+  auto in = Importer::shapeOf(x);
+  if (in.empty())
+    return im.error(n) << "expects a tensor of rank >= 1, got a scalar";
+  auto axis = im.attrInt(n, "axis", -1);
+  auto largest = im.attrInt(n, "largest", 1);
+  auto sorted = im.attrInt(n, "sorted", 1);
+  if (failed(axis) || failed(largest) || failed(sorted))
+    return failure();
+  auto a = shapes::normalizeAxis(*axis, in.size(), im.emitter(n));
+  if (failed(a))
+    return failure();
+  int64_t k;
+  if (kInput) {
+    auto ks = im.constInts(n, 1, "K");
+    if (failed(ks))
+      return failure();
+    if (ks->size() != 1)
+      return im.error(n) << "K must hold one value, got " << ks->size();
+    k = (*ks)[0];
+  } else {
+    auto ka = im.attrInt(n, "k", std::nullopt);
+    if (failed(ka))
+      return failure();
+    k = *ka;
+  }
+  if (k < 0 || k > in[*a])
+    return im.error(n) << "k = " << k << " is outside [0, " << in[*a]
+                       << "], the length of axis " << *a;
+  Shape out(in.begin(), in.end());
+  out[*a] = k;
+  auto op = im.makeOp<TopKOp>(
+      n, Importer::tensorType(out, Importer::eltOf(x)),
+      Importer::tensorType(out, im.b.getI64Type()), x,
+      im.b.getI64IntegerAttr(*a), im.b.getI64IntegerAttr(k),
+      im.b.getBoolAttr(*largest != 0));
+  if (failed(op))
+    return failure();
+  for (Value v : op->getResults())
+    n.outputs.push_back(v);
+  return success();
+}
+
 void registerIndexHandlers(OpTable &t) {
+  t.add("TopK", topK, kNum);
   t.add("GatherElements", gatherElements, kAll, 11);
   t.add("ReduceL1", composedReduce<Composed::L1>, kF32 | kI64);
   t.add("ReduceL2", composedReduce<Composed::L2>, kF32);

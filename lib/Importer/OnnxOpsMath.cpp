@@ -5,7 +5,8 @@
 // (the exact operation sequences are in docs/determinism.md): rounding
 // (Floor, Ceil, Round), Sign, the activations Softplus, Softsign, Elu, Selu,
 // PRelu, Celu, ThresholdedRelu, Shrink, Mish and Swish, Mod, Mean, the
-// bitwise and shift operators, Xor and IsInf.
+// bitwise and shift operators, Xor, IsInf, and the circular and hyperbolic
+// functions (Sin Cos Tan Asin Acos Atan Sinh Cosh Asinh Acosh Atanh).
 //
 //===----------------------------------------------------------------------===//
 #include "ImporterImpl.h"
@@ -303,6 +304,17 @@ void registerMathHandlers(OpTable &t) {
   t.add("BitwiseNot", bitwiseNot, kInt, 18);
   t.add("BitShift", bitShift, kInt, 11);
   t.add("IsInf", isInf, kF32, 10);
+  t.add("Sin", floatUnary<SinOp>, kF32, 7);
+  t.add("Cos", floatUnary<CosOp>, kF32, 7);
+  t.add("Tan", floatUnary<TanOp>, kF32, 7);
+  t.add("Asin", floatUnary<AsinOp>, kF32, 7);
+  t.add("Acos", floatUnary<AcosOp>, kF32, 7);
+  t.add("Atan", floatUnary<AtanOp>, kF32, 7);
+  t.add("Sinh", floatUnary<SinhOp>, kF32, 9);
+  t.add("Cosh", floatUnary<CoshOp>, kF32, 9);
+  t.add("Asinh", floatUnary<AsinhOp>, kF32, 9);
+  t.add("Acosh", floatUnary<AcoshOp>, kF32, 9);
+  t.add("Atanh", floatUnary<AtanhOp>, kF32, 9);
 }
 
 } // namespace importer

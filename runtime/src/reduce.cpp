@@ -22,6 +22,7 @@
 
 #include "ops_internal.h"
 
+#include <algorithm>
 #include <vector>
 
 using namespace plumb::rt::ops;
@@ -512,4 +513,83 @@ extern "C" int plumb_rt_argmax_i64(const int64_t *x, const int64_t *shape,
                                    int32_t select_last_index, int64_t *y) {
   return argReduce(x, shape, rank, axis, is_min, select_last_index, y,
                    [](int64_t) { return false; });
+}
+
+namespace {
+
+/// TopK on one slice at a time: indices 0..len-1 partially sorted by a
+/// strict total order (value order, NaN above every number, ties by index),
+/// so any correct selection gives the same k indices in the same order.
+template <typename T, typename IsNaN, typename Canon>
+int topK(const T *x, const int64_t *shape, int32_t rank, int32_t axis,
+         int64_t k, int32_t largest, T *values, int64_t *indices, IsNaN nanOf,
+         Canon canon) {
+  if (!validShape(shape, rank) || rank < 1 || axis < 0 || axis >= rank)
+    return PLUMB_RT_EINVAL;
+  const int64_t outer = prodDims(shape, 0, axis), len = shape[axis],
+                inner = prodDims(shape, axis + 1, rank);
+  if (k < 0 || k > len)
+    return PLUMB_RT_EINVAL;
+  if (outer * inner == 0 || k == 0)
+    return PLUMB_RT_OK;
+  if (!x || !values || !indices)
+    return PLUMB_RT_EINVAL;
+  parallelRange(outer * inner, 1 + (1 << 14) / len, [&](int64_t lo,
+                                                         int64_t hi) {
+    std::vector<int64_t> idx((size_t)len);
+    for (int64_t o = lo; o < hi; ++o) {
+      const int64_t oo = o / inner, j = o - oo * inner;
+      const T *p = x + oo * len * inner + j;
+      // before(a, b): element a comes first.
+      auto before = [&](int64_t a, int64_t b) {
+        const T va = p[a * inner], vb = p[b * inner];
+        const bool na = nanOf(va), nb = nanOf(vb);
+        if (na || nb) {
+          if (na && nb)
+            return a < b;
+          return largest ? na : nb;
+        }
+        if (va == vb)
+          return a < b;
+        return largest ? va > vb : va < vb;
+      };
+      for (int64_t i = 0; i < len; ++i)
+        idx[(size_t)i] = i;
+      std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), before);
+      T *vo = values + oo * k * inner + j;
+      int64_t *io = indices + oo * k * inner + j;
+      for (int64_t i = 0; i < k; ++i) {
+        vo[i * inner] = canon(p[idx[(size_t)i] * inner]);
+        io[i * inner] = idx[(size_t)i];
+      }
+    }
+  });
+  return PLUMB_RT_OK;
+}
+
+} // namespace
+
+extern "C" int plumb_rt_topk_f32(const float *x, const int64_t *shape,
+                                 int32_t rank, int32_t axis, int64_t k,
+                                 int32_t largest, float *values,
+                                 int64_t *indices) {
+  return topK(x, shape, rank, axis, k, largest, values, indices,
+              [](float v) { return v != v; },
+              [](float v) { return plumb::rt::canonicalize_nan(v); });
+}
+
+extern "C" int plumb_rt_topk_i64(const int64_t *x, const int64_t *shape,
+                                 int32_t rank, int32_t axis, int64_t k,
+                                 int32_t largest, int64_t *values,
+                                 int64_t *indices) {
+  return topK(x, shape, rank, axis, k, largest, values, indices,
+              [](int64_t) { return false; }, [](int64_t v) { return v; });
+}
+
+extern "C" int plumb_rt_topk_i32(const int32_t *x, const int64_t *shape,
+                                 int32_t rank, int32_t axis, int64_t k,
+                                 int32_t largest, int32_t *values,
+                                 int64_t *indices) {
+  return topK(x, shape, rank, axis, k, largest, values, indices,
+              [](int32_t) { return false; }, [](int32_t v) { return v; });
 }

@@ -146,5 +146,54 @@ for r in rows:
     out.append("    " + ", ".join(hexd(v) for v in r) + ", \\")
 out.append("  }")
 out.append("")
+
+# sin(r)/r and cos(r) as polynomials in z = r^2 for |r| <= pi/4 (+ slack for
+# the reduced argument's rounding).
+RT = mp.pi / 4 * mp.mpf('1.0001')
+ZT = RT * RT
+sinq = lambda z: mp.sin(mp.sqrt(z)) / mp.sqrt(z) if z != 0 else mp.mpf(1)
+c = cheb(sinq, mp.mpf(0), ZT, 9)
+e = check_poly("sinq", sinq, c, mp.mpf(0), ZT)
+emit_list("PLUMB_MATH_SIN_POLY", c, f"sin(r)/r ~ sum c[i] z^i, z = r^2 <= (pi/4)^2; rel error 2^{e:.1f}")
+cosq = lambda z: mp.cos(mp.sqrt(z))
+c = cheb(cosq, mp.mpf(0), ZT, 9)
+e = check_poly("cosq", cosq, c, mp.mpf(0), ZT)
+emit_list("PLUMB_MATH_COS_POLY", c, f"cos(r) ~ sum c[i] z^i, z = r^2 <= (pi/4)^2; rel error 2^{e:.1f}")
+
+# atan(j/64) for j = 0..64 as double-double pairs (hi, lo): the table of the
+# atan reduction atan(t) = atan(j/64) + atan((t - j/64) / (1 + t j/64)).
+out.append("// atan(j/64), j = 0..64, as double-double pairs hi, lo (|lo| <= ulp(hi)/2).")
+out.append("#define PLUMB_MATH_ATAN_TABLE \\")
+out.append("  { \\")
+for j in range(65):
+    v = mp.atan(mp.mpf(j) / 64)
+    hi = float(v)
+    lo = float(v - mp.mpf(hi))
+    out.append(f"    {hexd(hi)}, {hexd(lo)}, \\")
+out.append("  }")
+out.append("")
+
+# pi/2, pi and 2/pi's binary expansion for the exact (Payne-Hanek) reduction
+# of sin/cos/tan arguments.
+for name, v in (("PIO2", mp.pi / 2), ("PI", mp.pi)):
+    hi = float(v)
+    lo = float(v - mp.mpf(hi))
+    out.append(f"#define PLUMB_MATH_{name}_HI {hexd(hi)}")
+    out.append(f"#define PLUMB_MATH_{name}_LO {hexd(lo)}")
+out.append("")
+NW = 10
+frac = mp.mpf(2) / mp.pi
+words = [0]
+for k in range(NW - 1):
+    frac *= 2 ** 32
+    w = int(mp.floor(frac))
+    frac -= w
+    words.append(w)
+out.append(f"// 2/pi = sum b_i 2^-i: word 0 is 32 zero bits (b_-31 .. b_0), word k >= 1 holds")
+out.append(f"// b_(32k-31) .. b_(32k), most significant first ({32 * (NW - 1)} bits of 2/pi).")
+out.append(f"#define PLUMB_MATH_TWO_OVER_PI_WORDS {NW}")
+out.append("#define PLUMB_MATH_TWO_OVER_PI_BITS \\")
+out.append("  {" + ", ".join(f"0x{w:08X}u" for w in words) + "}")
+out.append("")
 out.append("#endif // PLUMB_RUNTIME_MATH_TABLES_H")
 print("\n".join(out))

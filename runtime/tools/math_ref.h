@@ -38,7 +38,10 @@ inline float floatOf(uint32_t u) {
 }
 inline bool isNaNBits(uint32_t u) { return (u & 0x7FFFFFFFu) > 0x7F800000u; }
 
-enum class Fn { Exp, Log, Tanh, Sigmoid, Erf, Sqrt, Reciprocal, Gelu, GeluTanh, Pow };
+enum class Fn {
+  Exp, Log, Tanh, Sigmoid, Erf, Sqrt, Reciprocal, Gelu, GeluTanh, Pow,
+  Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh
+};
 
 struct FnInfo {
   const char *name;
@@ -54,6 +57,17 @@ inline const FnInfo *fnTable(int *n) {
       {"erf", Fn::Erf, true, true},          {"sqrt", Fn::Sqrt, true, true},
       {"reciprocal", Fn::Reciprocal, true, true}, {"gelu", Fn::Gelu, true, false},
       {"gelu_tanh", Fn::GeluTanh, true, false},   {"pow", Fn::Pow, false, false},
+      {"sin", Fn::Sin, true, true},
+      {"cos", Fn::Cos, true, true},
+      {"tan", Fn::Tan, true, true},
+      {"asin", Fn::Asin, true, true},
+      {"acos", Fn::Acos, true, true},
+      {"atan", Fn::Atan, true, true},
+      {"sinh", Fn::Sinh, true, true},
+      {"cosh", Fn::Cosh, true, true},
+      {"asinh", Fn::Asinh, true, true},
+      {"acosh", Fn::Acosh, true, true},
+      {"atanh", Fn::Atanh, true, true},
   };
   *n = (int)(sizeof(kFns) / sizeof(kFns[0]));
   return kFns;
@@ -149,6 +163,39 @@ inline long evalAt(Fn fn, mpfr_t v, float xf, float yf, mpfr_prec_t prec) {
     mpfr_set_flt(t, yf, MPFR_RNDN);
     mpfr_pow(v, x, t, MPFR_RNDN);
     break;
+  case Fn::Sin:
+    mpfr_sin(v, x, MPFR_RNDN);
+    break;
+  case Fn::Cos:
+    mpfr_cos(v, x, MPFR_RNDN);
+    break;
+  case Fn::Tan:
+    mpfr_tan(v, x, MPFR_RNDN);
+    break;
+  case Fn::Asin:
+    mpfr_asin(v, x, MPFR_RNDN);
+    break;
+  case Fn::Acos:
+    mpfr_acos(v, x, MPFR_RNDN);
+    break;
+  case Fn::Atan:
+    mpfr_atan(v, x, MPFR_RNDN);
+    break;
+  case Fn::Sinh:
+    mpfr_sinh(v, x, MPFR_RNDN);
+    break;
+  case Fn::Cosh:
+    mpfr_cosh(v, x, MPFR_RNDN);
+    break;
+  case Fn::Asinh:
+    mpfr_asinh(v, x, MPFR_RNDN);
+    break;
+  case Fn::Acosh:
+    mpfr_acosh(v, x, MPFR_RNDN);
+    break;
+  case Fn::Atanh:
+    mpfr_atanh(v, x, MPFR_RNDN);
+    break;
   }
   mpfr_clears(x, t, u, (mpfr_ptr)0);
   return good;
@@ -173,6 +220,17 @@ inline float direct24(Fn fn, float xf, float yf) {
   case Fn::Sqrt: t = mpfr_sqrt(r, a, MPFR_RNDN); break;
   case Fn::Reciprocal: t = mpfr_ui_div(r, 1, a, MPFR_RNDN); break;
   case Fn::Pow: t = mpfr_pow(r, a, b, MPFR_RNDN); break;
+  case Fn::Sin: t = mpfr_sin(r, a, MPFR_RNDN); break;
+  case Fn::Cos: t = mpfr_cos(r, a, MPFR_RNDN); break;
+  case Fn::Tan: t = mpfr_tan(r, a, MPFR_RNDN); break;
+  case Fn::Asin: t = mpfr_asin(r, a, MPFR_RNDN); break;
+  case Fn::Acos: t = mpfr_acos(r, a, MPFR_RNDN); break;
+  case Fn::Atan: t = mpfr_atan(r, a, MPFR_RNDN); break;
+  case Fn::Sinh: t = mpfr_sinh(r, a, MPFR_RNDN); break;
+  case Fn::Cosh: t = mpfr_cosh(r, a, MPFR_RNDN); break;
+  case Fn::Asinh: t = mpfr_asinh(r, a, MPFR_RNDN); break;
+  case Fn::Acosh: t = mpfr_acosh(r, a, MPFR_RNDN); break;
+  case Fn::Atanh: t = mpfr_atanh(r, a, MPFR_RNDN); break;
   default: break;
   }
   t = mpfr_check_range(r, t, MPFR_RNDN);

@@ -68,6 +68,17 @@ float ours(Fn fn, float x, float y) {
   case Fn::Gelu: return prt::gelu(x);
   case Fn::GeluTanh: return prt::gelu_tanh(x);
   case Fn::Pow: return prt::pow(x, y);
+  case Fn::Sin: return prt::sin(x);
+  case Fn::Cos: return prt::cos(x);
+  case Fn::Tan: return prt::tan(x);
+  case Fn::Asin: return prt::asin(x);
+  case Fn::Acos: return prt::acos(x);
+  case Fn::Atan: return prt::atan(x);
+  case Fn::Sinh: return prt::sinh(x);
+  case Fn::Cosh: return prt::cosh(x);
+  case Fn::Asinh: return prt::asinh(x);
+  case Fn::Acosh: return prt::acosh(x);
+  case Fn::Atanh: return prt::atanh(x);
   }
   return 0.0f;
 }
@@ -90,6 +101,17 @@ long double filterValue(Fn fn, float xf) {
     return x / (1.0L + expl(-2.0L * v));
   }
   case Fn::Pow: break;
+  case Fn::Sin: return sinl(x);
+  case Fn::Cos: return cosl(x);
+  case Fn::Tan: return tanl(x);
+  case Fn::Asin: return asinl(x);
+  case Fn::Acos: return acosl(x);
+  case Fn::Atan: return atanl(x);
+  case Fn::Sinh: return sinhl(x);
+  case Fn::Cosh: return coshl(x);
+  case Fn::Asinh: return asinhl(x);
+  case Fn::Acosh: return acoshl(x);
+  case Fn::Atanh: return atanhl(x);
   }
   return 0.0L;
 }
@@ -296,6 +318,9 @@ std::pair<float, float> interestingRange(Fn fn) {
   case Fn::Erf: return {-4.0f, 4.0f};
   case Fn::Gelu: return {-15.0f, 10.0f};
   case Fn::GeluTanh: return {-11.0f, 10.0f};
+  case Fn::Asin: case Fn::Acos: case Fn::Atanh: return {-1.0f, 1.0f};
+  case Fn::Acosh: return {1.0f, 100.0f};
+  case Fn::Sinh: case Fn::Cosh: return {-90.0f, 90.0f};
   default: return {-100.0f, 100.0f};
   }
 }

@@ -1265,3 +1265,27 @@ func.func @scatter_nd_rank(%d: tensor<f32>, %i: tensor<2x1xi64>, %u: tensor<2xf3
   %0 = plumb.scatter_nd %d, %i, %u : (tensor<f32>, tensor<2x1xi64>, tensor<2xf32>) -> tensor<f32>
   return
 }
+
+// -----
+
+func.func @top_k_axis(%x: tensor<3x5xf32>) {
+  // expected-error @+1 {{axis 2 out of range for rank 2}}
+  %v, %i = plumb.top_k %x {axis = 2 : i64, k = 2 : i64, largest = true} : tensor<3x5xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
+  return
+}
+
+// -----
+
+func.func @top_k_k(%x: tensor<3x5xf32>) {
+  // expected-error @+1 {{k = 6 outside [0, 5] (the axis length)}}
+  %v, %i = plumb.top_k %x {axis = 1 : i64, k = 6 : i64, largest = true} : tensor<3x5xf32> -> tensor<3x6xf32>, tensor<3x6xi64>
+  return
+}
+
+// -----
+
+func.func @top_k_shape(%x: tensor<3x5xf32>) {
+  // expected-error @+1 {{result shape 3x3 differs from the inferred shape 3x2}}
+  %v, %i = plumb.top_k %x {axis = 1 : i64, k = 2 : i64, largest = false} : tensor<3x5xf32> -> tensor<3x3xf32>, tensor<3x2xi64>
+  return
+}

@@ -1,6 +1,6 @@
 // RUN: %plumb-opt %s | %plumb-opt | FileCheck %s
 // RUN: %plumb-opt %s -plumb-print-kernel-calls 2>&1 | FileCheck %s --check-prefix=CALLS
-// The elementwise math ops of lib/Importer/OnnxOpsMath.cpp survive a
+// The elementwise math ops of lib/Importer/OnnxOpsMath.cpp (and top_k) survive a
 // print/parse round trip, and lower to the kernel codes of runtime
 // elementwise.h.
 
@@ -47,6 +47,30 @@ func.func @math(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %i: tensor<2x3xi64>,
   %18 = plumb.shift_right %i, %j : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
   // CHECK: plumb.xor
   %19 = plumb.xor %b, %b : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+  // CHECK: plumb.sin %{{.+}} : tensor<2x3xf32>
+  %t0 = plumb.sin %x : tensor<2x3xf32>
+  // CHECK: plumb.cos %{{.+}} : tensor<2x3xf32>
+  %t1 = plumb.cos %x : tensor<2x3xf32>
+  // CHECK: plumb.tan %{{.+}} : tensor<2x3xf32>
+  %t2 = plumb.tan %x : tensor<2x3xf32>
+  // CHECK: plumb.asin %{{.+}} : tensor<2x3xf32>
+  %t3 = plumb.asin %x : tensor<2x3xf32>
+  // CHECK: plumb.acos %{{.+}} : tensor<2x3xf32>
+  %t4 = plumb.acos %x : tensor<2x3xf32>
+  // CHECK: plumb.atan %{{.+}} : tensor<2x3xf32>
+  %t5 = plumb.atan %x : tensor<2x3xf32>
+  // CHECK: plumb.sinh %{{.+}} : tensor<2x3xf32>
+  %t6 = plumb.sinh %x : tensor<2x3xf32>
+  // CHECK: plumb.cosh %{{.+}} : tensor<2x3xf32>
+  %t7 = plumb.cosh %x : tensor<2x3xf32>
+  // CHECK: plumb.asinh %{{.+}} : tensor<2x3xf32>
+  %t8 = plumb.asinh %x : tensor<2x3xf32>
+  // CHECK: plumb.acosh %{{.+}} : tensor<2x3xf32>
+  %t9 = plumb.acosh %x : tensor<2x3xf32>
+  // CHECK: plumb.atanh %{{.+}} : tensor<2x3xf32>
+  %t10 = plumb.atanh %x : tensor<2x3xf32>
+  // CHECK: plumb.top_k %{{.+}} {axis = 1 : i64, k = 2 : i64, largest = false} : tensor<2x3xi64> -> tensor<2x2xi64>, tensor<2x2xi64>
+  %v, %vi = plumb.top_k %i {axis = 1 : i64, k = 2 : i64, largest = false} : tensor<2x3xi64> -> tensor<2x2xi64>, tensor<2x2xi64>
   return
 }
 // CALLS-DAG: PLUMB_RT_FLOOR
@@ -59,3 +83,15 @@ func.func @math(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %i: tensor<2x3xi64>,
 // CALLS-DAG: PLUMB_RT_BIT_AND
 // CALLS-DAG: PLUMB_RT_SHIFT_RIGHT
 // CALLS-DAG: PLUMB_RT_XOR
+// CALLS-DAG: PLUMB_RT_SIN
+// CALLS-DAG: PLUMB_RT_COS
+// CALLS-DAG: PLUMB_RT_TAN
+// CALLS-DAG: PLUMB_RT_ASIN
+// CALLS-DAG: PLUMB_RT_ACOS
+// CALLS-DAG: PLUMB_RT_ATAN
+// CALLS-DAG: PLUMB_RT_SINH
+// CALLS-DAG: PLUMB_RT_COSH
+// CALLS-DAG: PLUMB_RT_ASINH
+// CALLS-DAG: PLUMB_RT_ACOSH
+// CALLS-DAG: PLUMB_RT_ATANH
+// CALLS-DAG: plumb_rt_topk_i64(%in0:i64, [2, 3], 2, 1, 2, 0, %out0:i64, %out1:i64)

@@ -893,6 +893,54 @@ std::vector<Case> buildCases() {
              dimsv(g.idx);
     cs.push_back(c);
   }
+  // The circular and hyperbolic functions (codes 30 on): edge values at two
+  // scales, so sin/cos/tan see large arguments and the inverse functions
+  // their domain edges.
+  static const LaterUnary kTrig[] = {
+      {30, "sin", 0, 0},   {31, "cos", 0, 0},   {32, "tan", 0, 0},
+      {33, "asin", 0, 0},  {34, "acos", 0, 0},  {35, "atan", 0, 0},
+      {36, "sinh", 0, 0},  {37, "cosh", 0, 0},  {38, "asinh", 0, 0},
+      {39, "acosh", 0, 0}, {40, "atanh", 0, 0},
+  };
+  for (const LaterUnary &u : kTrig) {
+    Case c;
+    c.kind = Kind::Unary;
+    c.family = "unary";
+    c.p = {u.op};
+    c.f = {u.alpha, u.beta};
+    std::vector<float> v = genEdge(nextSeed(), 2048, 1.0f);
+    std::vector<float> w = genEdge(nextSeed(), 2051, 64.0f);
+    v.insert(v.end(), w.begin(), w.end());
+    c.in.push_back(v);
+    c.shape = "4099";
+    c.name = std::string("unary/") + u.n;
+    cs.push_back(c);
+  }
+  // TopK: edge values (NaNs, signed zeros, repeats) along an inner and the
+  // last axis, largest and smallest.
+  struct TopKC {
+    std::vector<int64_t> shape;
+    int64_t axis, k, largest;
+  };
+  static const TopKC kTopK[] = {
+      {{3, 257, 5}, 1, 17, 1}, {{3, 257, 5}, 1, 17, 0}, {{40, 100}, 1, 100, 1},
+      {{40, 100}, 1, 1, 0}};
+  for (const TopKC &t : kTopK) {
+    Case c;
+    c.kind = Kind::TopK;
+    c.family = "reduce";
+    c.p = {t.axis, t.k, t.largest};
+    c.ia = t.shape;
+    std::vector<float> v = genEdge(nextSeed(), (size_t)numel(t.shape), 4.0f);
+    for (size_t i = 0; i < v.size(); i += 7) // repeated values: ties
+      v[i] = v[i / 2];
+    c.in.push_back(v);
+    c.shape = dimsv(t.shape);
+    c.name = std::string("topk/") + (t.largest ? "largest/" : "smallest/") +
+             dimsv(t.shape) + "/axis" + std::to_string(t.axis) + "/k" +
+             std::to_string(t.k);
+    cs.push_back(c);
+  }
   return cs;
 }
 
@@ -1227,6 +1275,18 @@ Output runCpu(const Case &c) {
                                    0, c.ib.data(), q, c.in[2].data(),
                                    (int32_t)c.p[0], PLUMB_RT_F32, y.data());
     o.addF32(y);
+    break;
+  }
+  case Kind::TopK: {
+    std::vector<int64_t> out = c.ia;
+    out[(size_t)c.p[0]] = c.p[1];
+    std::vector<float> v((size_t)numel(out));
+    std::vector<int64_t> idx(v.size());
+    o.status = plumb_rt_topk_f32(c.in[0].data(), c.ia.data(),
+                                 (int32_t)c.ia.size(), (int32_t)c.p[0], c.p[1],
+                                 (int32_t)c.p[2], v.data(), idx.data());
+    o.addF32(v);
+    o.addI64(idx);
     break;
   }
   }

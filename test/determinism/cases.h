@@ -59,6 +59,7 @@ enum class Kind {
                 // in: data, indices (exact integers as floats)
   ScatterNd,    // p: reduction, ia: data shape, ib: indices shape;
                 // in: data, indices (exact integers as floats), updates
+  TopK,         // p: axis k largest, ia: input shape; in: input
 };
 
 enum MathFn {

@@ -77,9 +77,10 @@ int mathUnaryOp(int64_t fn) {
 }
 
 bool deviceSupports(const Case &c) {
-  // ScatterND has no CUDA twin yet (kernels.def: 0; CUDA runs it on the host).
+  // ScatterND and TopK have no CUDA twin yet (kernels.def: 0; CUDA runs them
+  // on the host).
   return c.kind != Kind::Lstm && c.kind != Kind::Gru &&
-         c.kind != Kind::ScatterNd;
+         c.kind != Kind::ScatterNd && c.kind != Kind::TopK;
 }
 
 /// Runs one case on the device. `launch` is called `reps` times (the result

@@ -321,6 +321,16 @@ FailureOr<OpCounts> ReduceMinOp::getCounts() {
 FailureOr<OpCounts> ArgMaxOp::getCounts() {
   return reduction(getOperation(), 0, /*compare=*/true);
 }
+/// A bounded selection: each input element is compared against the kept
+/// k-element heap, about log2(k) + 1 compare steps.
+FailureOr<OpCounts> TopKOp::getCounts() {
+  Counter c(getOperation());
+  uint64_t depth = 1;
+  for (uint64_t k = (uint64_t)getK(); k > 1; k >>= 1)
+    ++depth;
+  c.compare = elems(getInput()) * CheckedCount(depth);
+  return c.finish();
+}
 
 //===----------------------------------------------------------------------===//
 // Data movement: bits are moved, no arithmetic

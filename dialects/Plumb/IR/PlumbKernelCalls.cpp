@@ -609,6 +609,23 @@ LogicalResult ArgMaxOp::lowerToKernelCalls(KernelLowering &l,
   return success();
 }
 
+LogicalResult TopKOp::lowerToKernelCalls(KernelLowering &l, std::string &err) {
+  ElemType t = elemOf(getInput());
+  if (t != ElemType::F32 && t != ElemType::I64 && t != ElemType::I32) {
+    err = "top_k of this element type is not supported";
+    return failure();
+  }
+  KernelCall &c = l.call(std::string("topk_") + elemTypeSuffix(t), "top_k");
+  c.operand(0, t);
+  shapeAndRank(c, getInput())
+      .i64(getAxis())
+      .i64(getK())
+      .i64(getLargest())
+      .result(0, t)
+      .result(1, ElemType::I64);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//

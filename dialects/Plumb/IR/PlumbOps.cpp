@@ -313,6 +313,25 @@ LogicalResult ArgMaxOp::verify() {
                                     [&] { return emitOpError(); }));
 }
 
+LogicalResult TopKOp::verify() {
+  ArrayRef<int64_t> in = shapeOf(getInput());
+  int64_t rank = in.size(), axis = getAxis(), k = getK();
+  if (axis < 0 || axis >= rank)
+    return emitOpError() << "axis " << axis << " out of range for rank "
+                         << rank;
+  if (k < 0 || k > in[axis])
+    return emitOpError() << "k = " << k << " outside [0, " << in[axis]
+                         << "] (the axis length)";
+  if (getValues().getType().getElementType() !=
+      getInput().getType().getElementType())
+    return emitOpError() << "values must have the input's element type";
+  shapes::Shape want(in.begin(), in.end());
+  want[axis] = k;
+  if (failed(expectShape(*this, getValues(), want)))
+    return failure();
+  return expectShape(*this, getIndices(), want);
+}
+
 //===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//

@@ -641,6 +641,30 @@ def Plumb_ArgMaxOp : Plumb_ComputeOp<"arg_max", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Plumb_TopKOp : Plumb_ComputeOp<"top_k", [Pure]> {
+  let summary = "The k largest (or smallest) elements along an axis, sorted";
+  let description = [{
+    ONNX TopK. Along `axis`, the k elements first in the order "larger
+    first" (`largest = true`) or "smaller first", and their int64 indices.
+    The order is total, so the result does not depend on the algorithm:
+    NaN counts as larger than every number in both modes (first when
+    largest, last otherwise), equal values (-0 and +0 too) keep index
+    order. Results are always sorted (ONNX `sorted = 0` leaves the order
+    unspecified). NaN values are stored canonical.
+
+    ```mlir
+    %v, %i = plumb.top_k %x {axis = 1 : i64, k = 2 : i64, largest = true} : tensor<3x5xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
+    ```
+  }];
+  let arguments = (ins Plumb_NumTensor:$input, I64Attr:$axis, I64Attr:$k,
+                       BoolAttr:$largest);
+  let results = (outs Plumb_NumTensor:$values,
+                      StaticShapeTensorOf<[I64]>:$indices);
+  let assemblyFormat =
+      "$input attr-dict `:` type($input) `->` type($values) `,` type($indices)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Data movement (no arithmetic: bits are moved, never changed)
 //===----------------------------------------------------------------------===//
@@ -1156,6 +1180,31 @@ def Plumb_ShiftRightOp : Plumb_BroadcastOp<"shift_right", Plumb_IntTensor,
   Plumb_IntTensor, "PLUMB_RT_SHIFT_RIGHT",
   "z = x >> y, logical (the bits as unsigned); y < 0 or y >= the bit width "
   "gives 0.">;
+
+// The circular and hyperbolic functions: Plumb's own, correctly rounded
+// (runtime math_trig.h, docs/math.md).
+def Plumb_SinOp : Plumb_FloatUnaryOp<"sin", "PLUMB_RT_SIN", [0, 1],
+  "y = sin x, correctly rounded (docs/math.md).">;
+def Plumb_CosOp : Plumb_FloatUnaryOp<"cos", "PLUMB_RT_COS", [0, 1],
+  "y = cos x, correctly rounded (docs/math.md).">;
+def Plumb_TanOp : Plumb_FloatUnaryOp<"tan", "PLUMB_RT_TAN", [0, 1],
+  "y = tan x, correctly rounded (docs/math.md).">;
+def Plumb_AsinOp : Plumb_FloatUnaryOp<"asin", "PLUMB_RT_ASIN", [0, 1],
+  "y = arcsin x (NaN outside [-1, 1]), correctly rounded (docs/math.md).">;
+def Plumb_AcosOp : Plumb_FloatUnaryOp<"acos", "PLUMB_RT_ACOS", [0, 1],
+  "y = arccos x (NaN outside [-1, 1]), correctly rounded (docs/math.md).">;
+def Plumb_AtanOp : Plumb_FloatUnaryOp<"atan", "PLUMB_RT_ATAN", [0, 1],
+  "y = arctan x, correctly rounded (docs/math.md).">;
+def Plumb_SinhOp : Plumb_FloatUnaryOp<"sinh", "PLUMB_RT_SINH", [0, 1],
+  "y = sinh x, correctly rounded (docs/math.md).">;
+def Plumb_CoshOp : Plumb_FloatUnaryOp<"cosh", "PLUMB_RT_COSH", [0, 1],
+  "y = cosh x, correctly rounded (docs/math.md).">;
+def Plumb_AsinhOp : Plumb_FloatUnaryOp<"asinh", "PLUMB_RT_ASINH", [0, 1],
+  "y = arsinh x, correctly rounded (docs/math.md).">;
+def Plumb_AcoshOp : Plumb_FloatUnaryOp<"acosh", "PLUMB_RT_ACOSH", [0, 1],
+  "y = arcosh x (NaN below 1), correctly rounded (docs/math.md).">;
+def Plumb_AtanhOp : Plumb_FloatUnaryOp<"atanh", "PLUMB_RT_ATANH", [0, 1],
+  "y = artanh x (NaN outside [-1, 1], +-inf at +-1), correctly rounded (docs/math.md).">;
 
 //===----------------------------------------------------------------------===//
 // Indexed writes

@@ -197,9 +197,23 @@ float ours(Fn fn, float x) {
   case Fn::Reciprocal: return prt::reciprocal(x);
   case Fn::Gelu: return prt::gelu(x);
   case Fn::GeluTanh: return prt::gelu_tanh(x);
+  case Fn::Sin: return prt::sin(x);
+  case Fn::Cos: return prt::cos(x);
+  case Fn::Tan: return prt::tan(x);
+  case Fn::Asin: return prt::asin(x);
+  case Fn::Acos: return prt::acos(x);
+  case Fn::Atan: return prt::atan(x);
+  case Fn::Sinh: return prt::sinh(x);
+  case Fn::Cosh: return prt::cosh(x);
+  case Fn::Asinh: return prt::asinh(x);
+  case Fn::Acosh: return prt::acosh(x);
+  case Fn::Atanh: return prt::atanh(x);
   default: return 0.0f;
   }
 }
+
+/// The checker's enum value of a math_trig.h function name.
+Fn trigFn(const char *name) { return plumb::mathref::findFn(name)->fn; }
 
 struct RangeCase {
   Fn fn;
@@ -249,7 +263,18 @@ INSTANTIATE_TEST_SUITE_P(
                       RangeCase{Fn::Sqrt, "sqrt", 0.0f, 100.0f},
                       RangeCase{Fn::Reciprocal, "reciprocal", -100.0f, 100.0f},
                       RangeCase{Fn::Gelu, "gelu", -15.0f, 10.0f},
-                      RangeCase{Fn::GeluTanh, "gelu_tanh", -11.0f, 10.0f}),
+                      RangeCase{Fn::GeluTanh, "gelu_tanh", -11.0f, 10.0f},
+                      RangeCase{Fn::Sin, "sin", -10.0f, 10.0f},
+                      RangeCase{Fn::Cos, "cos", -10.0f, 10.0f},
+                      RangeCase{Fn::Tan, "tan", -10.0f, 10.0f},
+                      RangeCase{Fn::Asin, "asin", -1.0f, 1.0f},
+                      RangeCase{Fn::Acos, "acos", -1.0f, 1.0f},
+                      RangeCase{Fn::Atan, "atan", -20.0f, 20.0f},
+                      RangeCase{Fn::Sinh, "sinh", -90.0f, 90.0f},
+                      RangeCase{Fn::Cosh, "cosh", -90.0f, 90.0f},
+                      RangeCase{Fn::Asinh, "asinh", -100.0f, 100.0f},
+                      RangeCase{Fn::Acosh, "acosh", 1.0f, 100.0f},
+                      RangeCase{Fn::Atanh, "atanh", -1.0f, 1.0f}),
     [](const ::testing::TestParamInfo<RangeCase> &i) { return std::string(i.param.name); });
 
 /// Every exception-list entry is MPFR's correctly rounded result, and the
@@ -285,6 +310,17 @@ TEST(MathTest, ExceptionListsMatchMpfr) {
   PLUMB_MATH_GELU_TANH_EXCEPTIONS(X_GELU_TANH)
   (void)exp_, (void)log_, (void)tanh_, (void)sigmoid_, (void)erf_, (void)gelu_,
       (void)gelu_tanh_;
+  // The circular and hyperbolic functions (math_trig.h).
+#define PLUMB_TRIG_CALL(x, y) check(x, y);
+#define PLUMB_CHECK_TRIG_LIST(NAME, LIST)                                      \
+  {                                                                            \
+    auto check = PLUMB_CHECK_EXC(trigFn(#NAME), NAME);                         \
+    (void)check;                                                               \
+    LIST(PLUMB_TRIG_CALL)                                                      \
+  }
+  PLUMB_MATH_TRIG_FUNCTIONS(PLUMB_CHECK_TRIG_LIST)
+#undef PLUMB_CHECK_TRIG_LIST
+#undef PLUMB_TRIG_CALL
   RecordProperty("exceptions", n);
 }
 

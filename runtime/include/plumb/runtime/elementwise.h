@@ -110,7 +110,18 @@
   X(THRESHOLDED_RELU, 26, thresholdedReluF(v, alpha))                          \
   X(SHRINK, 27, shrinkF(v, alpha, beta))                                       \
   X(MISH, 28, mishF(v))                                                        \
-  X(SWISH, 29, swishF(v, alpha))
+  X(SWISH, 29, swishF(v, alpha))                                               \
+  X(SIN, 30, ::plumb::rt::sin(v))                                              \
+  X(COS, 31, ::plumb::rt::cos(v))                                              \
+  X(TAN, 32, ::plumb::rt::tan(v))                                              \
+  X(ASIN, 33, ::plumb::rt::asin(v))                                            \
+  X(ACOS, 34, ::plumb::rt::acos(v))                                            \
+  X(ATAN, 35, ::plumb::rt::atan(v))                                            \
+  X(SINH, 36, ::plumb::rt::sinh(v))                                            \
+  X(COSH, 37, ::plumb::rt::cosh(v))                                            \
+  X(ASINH, 38, ::plumb::rt::asinh(v))                                          \
+  X(ACOSH, 39, ::plumb::rt::acosh(v))                                          \
+  X(ATANH, 40, ::plumb::rt::atanh(v))
 #define PLUMB_UNARY_F32_OPS(X)                                                 \
   PLUMB_UNARY_F32_MATH_OPS(X)                                                  \
   PLUMB_UNARY_F32_SCALAR_OPS(X)

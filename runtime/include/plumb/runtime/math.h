@@ -676,9 +676,12 @@ PLUMB_HD inline float pow(float x, float y) {
   return toFloat(res);
 }
 
-#undef PLUMB_MATH_ROUND
-
 } // namespace rt
 } // namespace plumb
+
+// sin cos tan asin acos atan sinh cosh asinh acosh atanh (same method).
+#include "plumb/runtime/math_trig.h"
+
+#undef PLUMB_MATH_ROUND
 
 #endif // PLUMB_RUNTIME_MATH_H

@@ -85,6 +85,23 @@ int plumb_rt_argmax_i64(const int64_t *x, const int64_t *shape, int32_t rank,
                         int32_t axis, int32_t is_min, int32_t select_last_index,
                         int64_t *y);
 
+/// TopK along `axis`: the first k elements of each slice in the order
+/// "larger first" (largest != 0) or "smaller first", with their int64
+/// indices; `values` and `indices` have the input's shape with the axis
+/// length k. The order is total, so the result is independent of the
+/// selection algorithm: NaN counts as larger than every number in both modes,
+/// equal values (-0 and +0 too) keep index order. NaN values are stored
+/// canonical. k < 0 or k > the axis length: PLUMB_RT_EINVAL.
+int plumb_rt_topk_f32(const float *x, const int64_t *shape, int32_t rank,
+                      int32_t axis, int64_t k, int32_t largest, float *values,
+                      int64_t *indices);
+int plumb_rt_topk_i64(const int64_t *x, const int64_t *shape, int32_t rank,
+                      int32_t axis, int64_t k, int32_t largest,
+                      int64_t *values, int64_t *indices);
+int plumb_rt_topk_i32(const int32_t *x, const int64_t *shape, int32_t rank,
+                      int32_t axis, int64_t k, int32_t largest,
+                      int32_t *values, int64_t *indices);
+
 #ifdef __cplusplus
 }
 #endif
