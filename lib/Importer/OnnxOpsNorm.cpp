@@ -327,6 +327,32 @@ FailureOr<Operand> contract(Importer &im, NodeCtx &n, Operand a, Operand b,
   Shape ks = sizes(a, k);
   aOrder.append(m.begin(), m.end());
   aOrder.append(k.begin(), k.end());
+  if (!Importer::eltOf(a.v).isF32()) {
+    // Integers: the broadcast products [batch, M, N, K] summed over K
+    // (wrapping adds are exact and order-free).
+    bOrder.append(nn.begin(), nn.end());
+    bOrder.append(k.begin(), k.end());
+    if (failed(permuteTo(im, n, a, aOrder)) ||
+        failed(permuteTo(im, n, b, bOrder)))
+      return failure();
+    Shape as(bs), bsh(bs);
+    as.append(ms.begin(), ms.end());
+    as.append(nn.size(), 1);
+    as.append(ks.begin(), ks.end());
+    bsh.append(m.size(), 1);
+    bsh.append(ns.begin(), ns.end());
+    bsh.append(ks.begin(), ks.end());
+    auto p = binary<MulOp>(im, n, reshapeTo(im, n, a.v, as),
+                           reshapeTo(im, n, b.v, bsh));
+    SmallVector<int64_t> kaxes;
+    for (size_t i = 0; i < k.size(); ++i)
+      kaxes.push_back(rs.size() + i);
+    auto sum = reduce<ReduceSumOp>(im, n, p, kaxes, false);
+    if (failed(sum))
+      return failure();
+    r.v = *sum;
+    return r;
+  }
   bOrder.append(k.begin(), k.end());
   bOrder.append(nn.begin(), nn.end());
   if (failed(permuteTo(im, n, a, aOrder)) ||
@@ -353,7 +379,8 @@ FailureOr<Operand> contract(Importer &im, NodeCtx &n, Operand a, Operand b,
   return r;
 }
 
-/// Einsum (opset 12), float32. The equation has explicit ('->') or implicit
+/// Einsum (opset 12), float32, int64 or int32 (integers contract by a
+/// broadcast mul and reduce_sum instead of matmul). The equation has explicit ('->') or implicit
 /// output (the labels that occur once, in ASCII order, after the ellipsis
 /// dimensions); '...' broadcasts right-aligned; a label of size 1 in one
 /// operand broadcasts against a larger size elsewhere; repeated labels in
@@ -364,8 +391,14 @@ LogicalResult einsum(Importer &im, NodeCtx &n) {
   for (int64_t i = 0; i < n.numInputs(); ++i) {
     if (!n.in(i))
       return im.error(n) << "inputs may not be omitted";
-    if (failed(needFloat(im, n, n.in(i), i)))
-      return failure();
+    Type e = Importer::eltOf(n.in(i));
+    if (!e.isF32() && !e.isInteger(64) && !e.isInteger(32))
+      return im.error(n) << "input " << i
+                         << " must be a float, int64 or int32 tensor, got "
+                         << e;
+    if (e != Importer::eltOf(n.in(0)))
+      return im.error(n) << "operand element types differ: "
+                         << Importer::eltOf(n.in(0)) << " and " << e;
   }
   auto eqAttr = im.attrString(n, "equation", std::nullopt);
   if (failed(eqAttr))
@@ -410,8 +443,20 @@ LogicalResult einsum(Importer &im, NodeCtx &n) {
   }
   std::map<int, int64_t> size;
   std::map<int, int> count;
+  // int32 computes in int64 (the kernels reduce int64, not int32) and is
+  // cast back, keeping the low 32 bits: the same wrapped products and sums.
+  Type elt = Importer::eltOf(n.in(0)), i64 = im.b.getI64Type();
+  bool narrow = elt.isInteger(32);
   for (size_t i = 0; i < terms.size(); ++i) {
-    Operand o{n.in(i), expand(terms[i], ellRank[i], ell)};
+    Value v = n.in(i);
+    if (narrow) {
+      auto w = im.make<CastOp>(
+          n, Importer::tensorType(Importer::shapeOf(v), i64), v);
+      if (failed(w))
+        return failure();
+      v = *w;
+    }
+    Operand o{v, expand(terms[i], ellRank[i], ell)};
     auto s = Importer::shapeOf(o.v);
     for (size_t d = 0; d < s.size(); ++d) {
       int l = o.labels[d];
@@ -490,6 +535,10 @@ LogicalResult einsum(Importer &im, NodeCtx &n) {
   // where another operand has the label at its full size.
   if (failed(permuteTo(im, n, acc, out)))
     return failure();
+  if (narrow)
+    return setOut(n, im.make<CastOp>(
+                         n, Importer::tensorType(Importer::shapeOf(acc.v), elt),
+                         acc.v));
   return setOut(n, acc.v);
 }
 
@@ -806,7 +855,7 @@ LogicalResult lpPool(Importer &im, NodeCtx &n) {
 } // namespace
 
 void registerNormHandlers(OpTable &t) {
-  t.add("Einsum", einsum, kF32, 12);
+  t.add("Einsum", einsum, kNum, 12);
   t.add("Hardmax", hardmax, kF32);
   t.add("LpNormalization", lpNormalization, kF32);
   t.add("MeanVarianceNormalization", meanVarianceNormalization, kF32, 9);
