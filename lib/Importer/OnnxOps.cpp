@@ -1151,6 +1151,7 @@ void registerNNHandlers(OpTable &table);
 void registerQuantHandlers(OpTable &table);
 void registerMathHandlers(OpTable &table);
 void registerIndexHandlers(OpTable &table);
+void registerNormHandlers(OpTable &table);
 
 const OpTable &opHandlers() {
   static const OpTable table = [] {
@@ -1222,6 +1223,7 @@ const OpTable &opHandlers() {
     registerQuantHandlers(t);
     registerMathHandlers(t);
     registerIndexHandlers(t);
+    registerNormHandlers(t);
     return t;
   }();
   return table;
