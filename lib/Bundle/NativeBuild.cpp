@@ -250,6 +250,13 @@ llvm::Expected<HostToolchain> findHostToolchain(const std::string &cxxOverride) 
               "-fPIC",
               "-shared",
               "-fvisibility=hidden"};
+  // A sanitized Plumb (PLUMB_SANITIZE) instruments the model libraries as
+  // it instruments the kernel library they link (the flags are part of
+  // the toolchain, so of the cache key).
+  llvm::SmallVector<llvm::StringRef, 4> san;
+  llvm::StringRef(PLUMB_BUILD_SANITIZE_FLAGS).split(san, ' ', -1, false);
+  for (llvm::StringRef f : san)
+    tc.flags.push_back(f.str());
   return tc;
 }
 
