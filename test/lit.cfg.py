@@ -40,6 +40,19 @@ config.substitutions.append(("%onnxtxt", python + " " + os.path.join(config.plum
 config.substitutions.append(("%check-reference", python + " " + os.path.join(config.plumb_src_root, "test", "lib", "check-reference.py") + " " + os.path.join(config.plumb_tools_dir, "plumb")))
 config.substitutions.append(("%expect-exit", python + " " + os.path.join(config.plumb_src_root, "test", "lib", "expect-exit.py")))
 
+# A sanitized build (PLUMB_SANITIZE, docs/security.md): Debian's libMLIR is
+# not instrumented and poisons its own allocations, which trips ASan in
+# instrumented callers; turn off only that manual poisoning. Options the
+# caller set come after ours, so they win.
+if getattr(config, "plumb_sanitize", ""):
+    config.available_features.add("sanitized")
+    asan = "allow_user_poisoning=0"
+    if os.environ.get("ASAN_OPTIONS"):
+        asan += ":" + os.environ["ASAN_OPTIONS"]
+    config.environment["ASAN_OPTIONS"] = asan
+    config.environment["UBSAN_OPTIONS"] = os.environ.get(
+        "UBSAN_OPTIONS", "print_stacktrace=1")
+
 llvm_bin = config.llvm_tools_dir
 config.environment["PATH"] = os.pathsep.join([config.plumb_tools_dir, llvm_bin, config.environment.get("PATH", "")])
 

@@ -250,6 +250,21 @@ llvm::Expected<HostToolchain> findHostToolchain(const std::string &cxxOverride) 
               "-fPIC",
               "-shared",
               "-fvisibility=hidden"};
+  // A sanitized Plumb (PLUMB_SANITIZE) instruments the model libraries as
+  // it instruments the kernel library they link (the flags are part of
+  // the toolchain, so of the cache key), when the host compiler is of the
+  // family that built Plumb: another family's sanitizer runtime is not the
+  // one loaded in this process (and Debian's clang++ lacks it unless
+  // libclang-rt is installed). Other compilers build an uninstrumented
+  // library, whose instrumented kernels use this process's runtime.
+  bool clangHost = llvm::StringRef(tc.cxxId).contains("clang");
+  bool clangBuild = llvm::StringRef(PLUMB_BUILD_CXX_ID).contains("Clang");
+  if (clangHost == clangBuild) {
+    llvm::SmallVector<llvm::StringRef, 4> san;
+    llvm::StringRef(PLUMB_BUILD_SANITIZE_FLAGS).split(san, ' ', -1, false);
+    for (llvm::StringRef f : san)
+      tc.flags.push_back(f.str());
+  }
   return tc;
 }
 

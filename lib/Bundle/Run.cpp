@@ -19,6 +19,7 @@
 #include "llvm/Support/Process.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <thread>
 
@@ -181,6 +182,133 @@ bool runNative(NativeModel &native, const Bundle &b, mlir::func::FuncOp func,
   for (const exec::Tensor &t : outputs)
     out.push_back(driver::viewOf(t));
   return runNative(native, b, in, out, hook, user, err, fence, observed);
+}
+
+//===----------------------------------------------------------------------===//
+// Memory estimate (plumb run --max-memory)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+uint64_t satAdd(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/// Bytes of a statically shaped tensor value (bool: one byte an element,
+/// as exec::Tensor stores it); 0 for anything else.
+uint64_t typeBytes(mlir::Type t) {
+  auto rt = mlir::dyn_cast<mlir::RankedTensorType>(t);
+  if (!rt || !rt.hasStaticShape())
+    return 0;
+  unsigned bits = rt.getElementType().getIntOrFloatBitWidth();
+  uint64_t n = (bits + 7) / 8;
+  for (int64_t d : rt.getShape())
+    if (__builtin_mul_overflow(n, uint64_t(d), &n))
+      return UINT64_MAX;
+  return n;
+}
+
+uint64_t resultBytes(mlir::Operation *op) {
+  uint64_t n = 0;
+  for (mlir::Type t : op->getResultTypes())
+    if (mlir::isa<mlir::RankedTensorType>(t) &&
+        mlir::cast<mlir::RankedTensorType>(t).getElementType().isIntOrFloat())
+      n = satAdd(n, typeBytes(t));
+  return n;
+}
+
+} // namespace
+
+uint64_t MemoryEstimate::total() const {
+  return satAdd(satAdd(satAdd(weights, arena), satAdd(inputs, outputs)),
+                trace);
+}
+
+std::string MemoryEstimate::describe() const {
+  return std::to_string(total()) + " bytes (weights " +
+         std::to_string(weights) + ", arena " + std::to_string(arena) +
+         ", inputs " + std::to_string(inputs) + ", outputs " +
+         std::to_string(outputs) + ", trace " + std::to_string(trace) + ")";
+}
+
+MemoryEstimate estimateRunMemory(mlir::ModuleOp module, const Bundle *bundle,
+                                 const RunOptions &opts) {
+  MemoryEstimate m;
+  mlir::func::FuncOp main = getMainFunc(module);
+  if (!main)
+    return m;
+  bool hooked = opts.hooked();
+  bool compiled = bundle && !opts.interpret;
+  uint64_t constants = 0, nodes = 0;
+  for (mlir::Operation &op : main.getBody().front()) {
+    if (mlir::isa<mlir::func::ReturnOp>(op))
+      continue;
+    if (mlir::isa<ConstantOp>(op))
+      constants = satAdd(constants, resultBytes(&op));
+    else
+      nodes = satAdd(nodes, resultBytes(&op));
+  }
+  for (mlir::Type t : main.getArgumentTypes())
+    m.inputs = satAdd(m.inputs, typeBytes(t));
+  for (mlir::Type t : main.getResultTypes())
+    m.outputs = satAdd(m.outputs, typeBytes(t));
+  m.weights = bundle ? uint64_t(std::max<int64_t>(0, bundle->manifest.weightsBytes))
+                     : constants;
+  if (compiled) {
+    int64_t arena = hooked && bundle->manifest.tracedArenaBytes > 0
+                        ? bundle->manifest.tracedArenaBytes
+                        : bundle->manifest.arenaBytes;
+    m.arena = uint64_t(std::max<int64_t>(0, arena));
+    int hashThreads = opts.hashThreads;
+    if (hashThreads < 0)
+      hashThreads = std::max(
+          0, std::min(8, (int)std::thread::hardware_concurrency() - opts.threads));
+    // The recorder copies results for its background threads, holding at
+    // most 512 MiB of copies and 256 MiB of spare buffers
+    // (lib/Trace/TraceRecorder.cpp).
+    if (hooked && hashThreads > 0)
+      m.trace = std::min<uint64_t>(nodes, uint64_t(768) << 20);
+  } else {
+    // The interpreter lends its results to the recorder (no copies).
+    m.arena = nodes;
+  }
+  return m;
+}
+
+bool parseByteSize(const std::string &text, uint64_t &out, std::string &err) {
+  size_t i = 0;
+  uint64_t n = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    if (__builtin_mul_overflow(n, uint64_t(10), &n) ||
+        __builtin_add_overflow(n, uint64_t(text[i] - '0'), &n)) {
+      err = "'" + text + "' is too large";
+      return false;
+    }
+    ++i;
+  }
+  std::string suffix = text.substr(i);
+  for (char &c : suffix)
+    c = (char)std::toupper((unsigned char)c);
+  unsigned shift = 0;
+  if (!suffix.empty() && std::string("KMGT").find(suffix[0]) != std::string::npos) {
+    shift = 10 * (1 + (unsigned)std::string("KMGT").find(suffix[0]));
+    suffix = suffix.substr(1);
+    if (suffix == "IB" || suffix == "B")
+      suffix.clear();
+  } else if (suffix == "B") {
+    suffix.clear();
+  }
+  if (i == 0 || !suffix.empty()) {
+    err = "'" + text + "' is not a byte count (e.g. 1048576, 512M, 4G)";
+    return false;
+  }
+  if (shift && n > (UINT64_MAX >> shift)) {
+    err = "'" + text + "' is too large";
+    return false;
+  }
+  out = n << shift;
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

@@ -20,16 +20,31 @@ namespace driver {
 using exec::ElemType;
 using exec::Tensor;
 
-static bool readFile(const std::string &path, std::string &data,
-                     std::string &err) {
+/// Reads a whole file of at most `maxBytes` (checked before reading).
+static bool readFile(const std::string &path, uint64_t maxBytes,
+                     std::string &data, std::string &err) {
   std::ifstream f(path, std::ios::binary);
   if (!f) {
     err = "cannot open '" + path + "'";
     return false;
   }
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  data = ss.str();
+  f.seekg(0, std::ios::end);
+  std::streamoff size = f.tellg();
+  f.seekg(0, std::ios::beg);
+  if (size < 0) {
+    err = "cannot read '" + path + "'";
+    return false;
+  }
+  if (uint64_t(size) > maxBytes) {
+    err = "'" + path + "' has " + std::to_string(size) +
+          " bytes, more than the limit of " + std::to_string(maxBytes);
+    return false;
+  }
+  data.assign(size_t(size), '\0');
+  if (size && !f.read(&data[0], size)) {
+    err = "cannot read '" + path + "'";
+    return false;
+  }
   return true;
 }
 
@@ -48,31 +63,44 @@ bool readTensorFile(const std::string &path, Tensor &out, std::string &err) {
 }
 
 bool readNpy(const std::string &path, Tensor &out, std::string &err) {
-  std::string data;
-  if (!readFile(path, data, err))
+  // The header is read and checked against the file's size before the
+  // tensor is allocated; the data are read straight into it.
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    err = "cannot open '" + path + "'";
     return false;
+  }
+  f.seekg(0, std::ios::end);
+  std::streamoff fileSize = f.tellg();
+  f.seekg(0, std::ios::beg);
   auto bad = [&](const std::string &why) {
     err = "'" + path + "' is not a supported .npy file: " + why;
     return false;
   };
-  if (data.size() < 10 || data.compare(0, 6, "\x93NUMPY") != 0)
+  if (fileSize < 0)
+    return bad("cannot read it");
+  const uint64_t size = uint64_t(fileSize);
+  unsigned char pre[12] = {0};
+  if (size < 10 || !f.read(reinterpret_cast<char *>(pre), 10) ||
+      std::memcmp(pre, "\x93NUMPY", 6) != 0)
     return bad("missing magic");
-  int major = (unsigned char)data[6];
-  size_t hlen, off;
+  int major = pre[6];
+  uint64_t hlen, off;
   if (major == 1) {
-    hlen = (unsigned char)data[8] | (unsigned char)data[9] << 8;
+    hlen = pre[8] | pre[9] << 8;
     off = 10;
   } else {
-    if (data.size() < 12)
+    if (size < 12 || !f.read(reinterpret_cast<char *>(pre) + 10, 2))
       return bad("truncated header");
-    hlen = (size_t)(unsigned char)data[8] | (size_t)(unsigned char)data[9] << 8 |
-           (size_t)(unsigned char)data[10] << 16 |
-           (size_t)(unsigned char)data[11] << 24;
+    hlen = uint64_t(pre[8]) | uint64_t(pre[9]) << 8 | uint64_t(pre[10]) << 16 |
+           uint64_t(pre[11]) << 24;
     off = 12;
   }
-  if (off + hlen > data.size())
+  if (off + hlen > size)
     return bad("truncated header");
-  std::string h = data.substr(off, hlen);
+  std::string h(size_t(hlen), '\0');
+  if (hlen && !f.read(&h[0], std::streamsize(hlen)))
+    return bad("truncated header");
   auto field = [&](const char *key) -> std::string {
     size_t k = h.find(key);
     if (k == std::string::npos)
@@ -92,7 +120,7 @@ bool readNpy(const std::string &path, Tensor &out, std::string &err) {
       return e == std::string::npos ? "" : h.substr(s + 1, e - s - 1);
     }
     size_t e = h.find_first_of(",}", s);
-    return h.substr(s, e - s);
+    return h.substr(s, e == std::string::npos ? std::string::npos : e - s);
   };
   std::string descr = field("'descr'"), order = field("'fortran_order'"),
               shape = field("'shape'");
@@ -112,29 +140,53 @@ bool readNpy(const std::string &path, Tensor &out, std::string &err) {
   std::vector<int64_t> dims;
   std::stringstream ss(shape);
   std::string item;
+  // At most 2^40 elements (8 TiB of int64): the product is then checked
+  // against the file, so no claimed shape is ever allocated unchecked.
+  const int64_t kMaxElements = int64_t(1) << 40;
   int64_t count = 1;
+  bool tooMany = false;
   while (std::getline(ss, item, ',')) {
     size_t a = item.find_first_not_of(" ");
     if (a == std::string::npos)
       continue;
-    long long v = std::atoll(item.c_str() + a);
-    if (v < 0 || (v && count > (int64_t(1) << 40) / v))
-      return bad("bad shape");
+    size_t z = item.find_last_not_of(" ");
+    std::string digits = item.substr(a, z - a + 1);
+    if (digits.empty() || digits.size() > 18 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
+      return bad("shape (" + shape + ") has dimension '" + digits +
+                 "', not a non-negative integer");
+    int64_t v = std::stoll(digits);
     dims.push_back(v);
-    count *= v;
+    if (v && count > kMaxElements / v)
+      tooMany = true;
+    else
+      count *= v;
   }
-  size_t bytes = count * exec::elemSize(et);
-  if (data.size() - off - hlen != bytes)
-    return bad("data has " + std::to_string(data.size() - off - hlen) +
+  if (dims.size() > 64)
+    return bad("shape (" + shape + ") has rank " + std::to_string(dims.size()) +
+               "; the limit is 64");
+  bool empty = false;
+  for (int64_t d : dims)
+    empty = empty || d == 0;
+  if (tooMany && !empty)
+    return bad("shape (" + shape + ") has more than 2^40 elements");
+  if (empty)
+    count = 0;
+  uint64_t bytes = uint64_t(count) * exec::elemSize(et);
+  uint64_t have = size - off - hlen;
+  if (have != bytes)
+    return bad("data has " + std::to_string(have) +
                " bytes, the shape needs " + std::to_string(bytes));
   out = Tensor::make(et, dims);
-  std::memcpy(out.raw(), data.data() + off + hlen, bytes);
+  if (bytes && !f.read(static_cast<char *>(out.raw()), std::streamsize(bytes)))
+    return bad("cannot read its " + std::to_string(bytes) + " bytes of data");
   return true;
 }
 
 bool readTensorProto(const std::string &path, Tensor &out, std::string &err) {
   std::string data;
-  if (!readFile(path, data, err))
+  importer::LoadLimits limits;
+  if (!readFile(path, limits.maxFileBytes, data, err))
     return false;
   onnx::TensorProto proto;
   if (!proto.ParseFromString(data)) {
@@ -146,7 +198,7 @@ bool readTensorProto(const std::string &path, Tensor &out, std::string &err) {
   std::string dir = path.substr(0, path.find_last_of('/') + 1);
   if (dir.empty())
     dir = ".";
-  if (!importer::decodeTensor(proto, dir, importer::LoadLimits(),
+  if (!importer::decodeTensor(proto, dir, limits,
                               "tensor file '" + path + "'", tv, ie)) {
     err = ie.message;
     return false;

@@ -187,6 +187,12 @@ bool readChunkFile(const std::string &dir, Trace &t, std::string &err) {
       if (!u64(count) || numel > (uint64_t(1) << 40) ||
           count != numChunks(dtype, (int64_t)numel))
         return bad(where + ": wrong chunk count");
+      // The digests must be in the file before room is made for them (a
+      // claimed 2^40-element result would otherwise allocate 16 GiB).
+      if ((data.size() - pos) / 32 < count)
+        return bad("truncated at " + where + ": " + std::to_string(count) +
+                   " chunk digests claimed, " +
+                   std::to_string((data.size() - pos) / 32) + " in the file");
       std::vector<Digest> ds(count);
       for (Digest &d : ds) {
         if (!take(32, p))

@@ -166,6 +166,9 @@ void plumb_sha256_init(plumb_sha256_ctx *ctx) {
 }
 
 void plumb_sha256_update(plumb_sha256_ctx *ctx, const void *data, size_t n) {
+  // Nothing to add (data may then be null: memcpy must not see it).
+  if (n == 0)
+    return;
   const uint8_t *p = (const uint8_t *)data;
   ctx->bytes += n;
   if (ctx->used) {

@@ -26,6 +26,7 @@ void printRunHelp(FILE *f) {
       "                 [--output-dir DIR] [--threads N] [--repeat N]\n"
       "                 [--interpret] [--device cpu|cuda] [--format text|json]\n"
       "                 [--trace DIR [--keep-tensors]] [--profile]\n"
+      "                 [--max-memory BYTES]\n"
       "                 [--inject-fault node=K,bit=B]\n"
       "                 [--override-tree node=K,block=B]\n"
       "\n"
@@ -61,6 +62,10 @@ void printRunHelp(FILE *f) {
       "                       threads, overlapped with the run (0: in the\n"
       "                       run's thread; default: the cores --threads\n"
       "                       leaves free, at most 8)\n"
+      "  --max-memory BYTES   refuse the run, before reading the inputs or\n"
+      "                       allocating anything, when weights, arena,\n"
+      "                       inputs, outputs and trace buffers would exceed\n"
+      "                       BYTES (suffixes K, M, G, T: 512M, 4G)\n"
       "\n"
       "testing aids (make a faulty solver on purpose; docs/dispute.md):\n"
       "  --inject-fault node=K,bit=B\n"
@@ -96,6 +101,7 @@ struct RunArgs {
   driver::InputFiles inputs;
   int repeat = 0;
   bool profile = false;
+  uint64_t maxMemory = 0; // 0: no cap
   bundle::RunOptions run;
 };
 
@@ -135,6 +141,17 @@ int parseRunArgs(const std::vector<std::string> &args, RunArgs &a) {
       return "option '--override-tree': " +
              (u.missing ? "expected node=K,block=B" : perr);
     o.treeOverrides.push_back(t);
+    return std::string();
+  }));
+  cl.options.push_back(valued({"--max-memory"}, [&](const OptionUse &u) {
+    std::string perr;
+    if (u.missing)
+      return std::string("option '--max-memory' needs a byte count (e.g. "
+                         "512M, 4G)");
+    if (!bundle::parseByteSize(u.value, a.maxMemory, perr))
+      return "option '--max-memory': " + perr;
+    if (a.maxMemory == 0)
+      return std::string("option '--max-memory' must be at least 1 byte");
     return std::string();
   }));
   cl.options.push_back(flag({"--interpret"}, o.interpret));
@@ -304,6 +321,14 @@ int cmdRun(std::vector<std::string> args) {
   if (!getMainFunc(mod))
     return fail(cmd, "'" + a.model + "' has no func.func @main");
 
+  if (a.maxMemory) {
+    bundle::MemoryEstimate m =
+        bundle::estimateRunMemory(mod, bundled.get(), o);
+    if (m.total() > a.maxMemory)
+      return fail(cmd, "the run needs " + m.describe() + ", more than "
+                       "--max-memory " + std::to_string(a.maxMemory) +
+                       " bytes");
+  }
   bundle::Runner runner(mod, bundled.get(), o);
   std::vector<exec::Tensor> inputs, outputs;
   driver::Failure f;

@@ -87,6 +87,33 @@ struct RunOptions {
   }
 };
 
+/// What a run allocates, in bytes, computed from the types of @main and
+/// the bundle's manifest before anything is allocated (`plumb run
+/// --max-memory`, docs/security.md). Sums saturate at UINT64_MAX.
+struct MemoryEstimate {
+  /// The bundle's weights.bin (mapped when the bundle is opened) or, for a
+  /// model run without a bundle, the constants of the module.
+  uint64_t weights = 0;
+  /// The compiled library's arena (the traced entry point's when the run
+  /// is traced); the interpreter: every node's results (it may hold them
+  /// all until the run ends).
+  uint64_t arena = 0;
+  uint64_t inputs = 0, outputs = 0;
+  /// Copies queued for background hashing of a traced compiled run
+  /// (bounded by the recorder's 768 MiB of copies and spare buffers).
+  uint64_t trace = 0;
+  uint64_t total() const;
+  /// "N bytes (weights W, arena A, inputs I, outputs O, trace T)".
+  std::string describe() const;
+};
+MemoryEstimate estimateRunMemory(mlir::ModuleOp module, const Bundle *bundle,
+                                 const RunOptions &opts);
+
+/// Parses a byte count with an optional binary suffix: "4096", "512K",
+/// "512M", "4G", "1T" (also "512MiB", "4GB"; K = 1024). False with `err`
+/// on anything else or on overflow.
+bool parseByteSize(const std::string &text, uint64_t &out, std::string &err);
+
 /// Latency of repeated runs, in milliseconds.
 struct RepeatTimes {
   int runs = 0;

@@ -212,7 +212,8 @@ TEST(Movement, GatherIndicesAndErrors) {
   float x[] = {1.0f, 1.2f, 2.3f, 3.4f, 4.5f, 5.7f};
   int64_t shape[] = {3, 2};
   int64_t idx[] = {0, 1, 1, 2};
-  float y[8];
+  // Room for the larger result (axis 1 below: 3 x 3).
+  float y[9];
   ASSERT_EQ(plumb_rt_gather(x, shape, 2, 0, idx, 0, 4, y, 4), 0);
   const float w[] = {1.0f, 1.2f, 2.3f, 3.4f, 2.3f, 3.4f, 4.5f, 5.7f};
   for (int i = 0; i < 8; ++i)
@@ -221,7 +222,7 @@ TEST(Movement, GatherIndicesAndErrors) {
   int32_t idx32[] = {0, -1, -2};
   ASSERT_EQ(plumb_rt_gather(x, shape, 2, 1, idx32, 1, 3, y, 4), 0);
   const float w2[] = {1.0f, 1.2f, 1.0f, 2.3f, 3.4f, 2.3f, 4.5f, 5.7f, 4.5f};
-  for (int i = 0; i < 8; ++i)
+  for (int i = 0; i < 9; ++i)
     EXPECT_EQ(y[i], w2[i]);
   int64_t bad[] = {3};
   EXPECT_EQ(plumb_rt_gather(x, shape, 2, 0, bad, 0, 1, y, 4), PLUMB_RT_ERANGE);
