@@ -160,8 +160,16 @@ public:
     if (mlir::Operation *op = results[0].getDefiningOp())
       if (mlir::failed(mlir::verify(op)))
         return mlir::failure();
-    return results[0];
+    return foldSmallInteger(results[0]);
   }
+  /// A small integer value (a shape computation: at most kFoldElements
+  /// elements) whose operands are all constants, computed now by the
+  /// reference interpreter when the op has no folder of its own, so the
+  /// operands that must be known at import (Reshape's shape, Pad's pads,
+  /// ...) are known through any op. The bits are those execution would
+  /// produce (plumb-fold-constants does the same later for every op).
+  mlir::Value foldSmallInteger(mlir::Value v);
+  static constexpr int64_t kFoldElements = 4096;
   static bool readsNamedInitializer(mlir::Operation *op) {
     for (mlir::Value v : op->getOperands())
       if (mlir::Operation *d = v.getDefiningOp())

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "ImporterImpl.h"
 
+#include "plumb/Interpreter/Interpreter.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinDialect.h"
@@ -82,6 +84,43 @@ std::optional<Literal> Importer::constant(Value v) const {
   if (!c)
     return std::nullopt;
   return Literal::from(c.getValue());
+}
+
+Value Importer::foldSmallInteger(Value v) {
+  Operation *op = v.getDefiningOp();
+  if (!op || isa<ConstantOp, IfOp>(op) || op->getNumResults() != 1 ||
+      op->getNumOperands() == 0 || op->getNumRegions() != 0)
+    return v;
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!type.getElementType().isInteger() || type.getNumElements() > kFoldElements)
+    return v;
+  std::vector<exec::Tensor> ins(op->getNumOperands());
+  std::vector<const exec::Tensor *> ptrs;
+  std::string err;
+  for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+    auto c = op->getOperand(i).getDefiningOp<ConstantOp>();
+    if (!c || !exec::tensorFromAttr(c.getValue(), ins[i], err))
+      return v;
+    ptrs.push_back(&ins[i]);
+  }
+  std::vector<exec::Tensor> outs;
+  if (!exec::executeOp(op, ptrs, outs, err) || outs.size() != 1)
+    return v; // left for run time (e.g. an out-of-range index)
+  const exec::Tensor &t = outs[0];
+  DenseElementsAttr attr;
+  if (t.type == exec::ElemType::Bool) {
+    SmallVector<bool> bits;
+    for (int64_t i = 0; i < t.numElements(); ++i)
+      bits.push_back(t.as<uint8_t>()[i] != 0);
+    attr = DenseElementsAttr::get(type, ArrayRef<bool>(bits));
+  } else {
+    attr = DenseElementsAttr::getFromRawBuffer(
+        type, ArrayRef<char>((const char *)t.raw(), t.byteSize()));
+  }
+  Value c = ConstantOp::create(b, op->getLoc(), attr);
+  op->getResult(0).replaceAllUsesWith(c);
+  op->erase();
+  return c;
 }
 
 FailureOr<SmallVector<int64_t>> Importer::constInts(NodeCtx &n, int64_t i,
