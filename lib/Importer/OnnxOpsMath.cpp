@@ -236,6 +236,33 @@ LogicalResult bitwiseNot(Importer &im, NodeCtx &n) {
   return binaryOf<BitXorOp>(im, n, n.in(0), scalarOf(im, elt, 0, -1));
 }
 
+/// Sign: float32 by plumb.sign; int32 / int64 as cast(x > 0) - cast(x < 0)
+/// (exact: -1, 0 or 1).
+LogicalResult sign(Importer &im, NodeCtx &n) {
+  if (failed(checkInputs(im, n, 1, false)))
+    return failure();
+  Value x = n.in(0);
+  Type elt = Importer::eltOf(x);
+  if (elt.isF32())
+    return setOut(n, im.make<SignOp>(n, x.getType(), x));
+  if (!isInt(elt))
+    return im.error(n) << "expects float32, int32 or int64 tensors, got "
+                       << elt;
+  auto shape = Importer::shapeOf(x);
+  auto bt = Importer::tensorType(shape, im.b.getI1Type());
+  auto it = Importer::tensorType(shape, elt);
+  Value zero = scalarOf(im, elt, 0, 0);
+  auto pos = im.make<GreaterOp>(n, bt, x, zero);
+  auto neg = im.make<LessOp>(n, bt, x, zero);
+  if (failed(pos) || failed(neg))
+    return failure();
+  auto p = im.make<CastOp>(n, it, *pos);
+  auto q = im.make<CastOp>(n, it, *neg);
+  if (failed(p) || failed(q))
+    return failure();
+  return setOut(n, im.make<SubOp>(n, it, *p, *q));
+}
+
 /// BitShift (opset 11), direction LEFT or RIGHT, on the bits as unsigned.
 LogicalResult bitShift(Importer &im, NodeCtx &n) {
   if (failed(checkBinary(im, n, isInt, "int32 or int64")))
@@ -284,7 +311,7 @@ void registerMathHandlers(OpTable &t) {
   t.add("Floor", floatUnary<FloorOp>, kF32);
   t.add("Ceil", floatUnary<CeilOp>, kF32);
   t.add("Round", floatUnary<RoundOp>, kF32, 11);
-  t.add("Sign", floatUnary<SignOp>, kF32, 9);
+  t.add("Sign", sign, kF32 | kInt, 9);
   t.add("Softplus", floatUnary<SoftplusOp>, kF32);
   t.add("Softsign", floatUnary<SoftsignOp>, kF32);
   t.add("Elu", elu, kF32);
