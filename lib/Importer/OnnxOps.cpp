@@ -127,8 +127,23 @@ LogicalResult leakyRelu(Importer &im, NodeCtx &n) {
 /// same Max and Min (NaN propagation, -0 < +0), so the bits are the same
 /// (docs/dialect.md).
 LogicalResult clip(Importer &im, NodeCtx &n) {
-  if (failed(need(im, n, 1, 3)) || failed(requireFloat(im, n, n.in(0))))
+  if (failed(need(im, n, 1, 3)))
     return failure();
+  // Integers (opset 12): min(max(x, lo), hi) on the exact values, the bounds
+  // of x's type (absent bounds leave that side open).
+  Type xe = Importer::eltOf(n.in(0));
+  bool intClip = n.opset >= 12 && (xe.isInteger(32) || xe.isInteger(64));
+  if (!intClip && failed(requireFloat(im, n, n.in(0))))
+    return failure();
+  for (int i = 1; intClip && i <= 2; ++i)
+    if (Value v = n.in(i)) {
+      if (Importer::eltOf(v) != xe)
+        return im.error(n) << "input '" << (i == 1 ? "min" : "max")
+                           << "' must have the input's type " << xe << ", got "
+                           << Importer::eltOf(v);
+      if (mlir::cast<RankedTensorType>(v.getType()).getNumElements() != 1)
+        return im.error(n) << "Clip bounds must be scalars";
+    }
   float lo = -INFINITY, hi = INFINITY;
   if (n.opset < 11) {
     auto a = im.attrFloat(n, "min", -INFINITY);
@@ -140,8 +155,8 @@ LogicalResult clip(Importer &im, NodeCtx &n) {
                                      im.b.getF32FloatAttr(lo),
                                      im.b.getF32FloatAttr(hi)));
   }
-  bool dynamic = false;
-  for (int i = 1; i <= 2; ++i) {
+  bool dynamic = intClip;
+  for (int i = 1; !intClip && i <= 2; ++i) {
     Value v = n.in(i);
     if (!v)
       continue;
