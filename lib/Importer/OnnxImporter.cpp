@@ -746,6 +746,19 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
     std::string msg = "unsupported operators: ";
     for (size_t i = 0; i < unsupported.size(); ++i)
       msg += (i ? ", " : "") + unsupported[i];
+    // Operators whose output size depends on the data: say why.
+    std::string dd;
+    for (const char *op : {"NonMaxSuppression", "Unique", "Compress"})
+      for (const std::string &u : unsupported)
+        if (llvm::StringRef(u).starts_with(std::string(op) + " ")) {
+          dd += (dd.empty() ? "" : ", ") + std::string(op);
+          break;
+        }
+    if (!dd.empty())
+      msg += "; " + dd +
+             ": the output size depends on the input's values and Plumb "
+             "compiles static shapes (export the model without its "
+             "post-processing)";
     err = {msg, 1};
     return nullptr;
   }

@@ -838,8 +838,42 @@ LogicalResult topK(Importer &im, NodeCtx &n) {
   return success();
 }
 
+/// NonZero: the output size depends on the data, so only a constant input
+/// (known after folding) is accepted; it folds to the int64 [rank, count]
+/// indices of its nonzero elements in row-major order.
+LogicalResult nonZero(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 1, 1)))
+    return failure();
+  auto lit = im.constant(n.in(0));
+  if (!lit)
+    return im.error(n) << "the output size of NonZero depends on the input's "
+                          "values, which are not known at import (Plumb "
+                          "compiles static shapes; bind the inputs that "
+                          "compute it with --input-value)";
+  auto shape = lit->shape();
+  const int64_t rank = (int64_t)shape.size(), total = lit->size();
+  std::vector<int64_t> hits;
+  for (int64_t k = 0; k < total; ++k)
+    if (lit->isFloat ? lit->f[(size_t)k] != 0.0f : lit->i[(size_t)k] != 0)
+      hits.push_back(k);
+  const int64_t r = std::max<int64_t>(rank, 1), count = (int64_t)hits.size();
+  std::vector<int64_t> out((size_t)(r * count));
+  for (int64_t j = 0; j < count; ++j) {
+    int64_t rem = hits[(size_t)j];
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      out[(size_t)(d * count + j)] = rem % shape[d];
+      rem /= shape[d];
+    }
+    if (rank == 0)
+      out[(size_t)j] = 0;
+  }
+  return setOut(n, im.constI64({r, count}, out));
+}
+
 void registerIndexHandlers(OpTable &t) {
   t.add("TopK", topK, kNum);
+  t.add("NonZero", nonZero, kAll, 9);
+
   t.add("GatherElements", gatherElements, kAll, 11);
   t.add("ReduceL1", composedReduce<Composed::L1>, kF32 | kI64);
   t.add("ReduceL2", composedReduce<Composed::L2>, kF32);
