@@ -23,17 +23,6 @@ using namespace plumb;
 
 namespace {
 
-DenseElementsAttr toAttr(const exec::Tensor &t, RankedTensorType type) {
-  if (t.type == exec::ElemType::Bool) {
-    SmallVector<bool> v;
-    for (int64_t i = 0; i < t.numElements(); ++i)
-      v.push_back(t.as<uint8_t>()[i] != 0);
-    return DenseElementsAttr::get(type, ArrayRef<bool>(v));
-  }
-  return DenseElementsAttr::getFromRawBuffer(
-      type, ArrayRef<char>((const char *)t.raw(), t.byteSize()));
-}
-
 struct FoldConstantsPass
     : plumb::impl::FoldConstantsPassBase<FoldConstantsPass> {
   using Base::Base;
@@ -48,22 +37,12 @@ struct FoldConstantsPass
       total += cast<RankedTensorType>(t).getNumElements();
     if (total > maxElements)
       return;
-    std::vector<exec::Tensor> ins(op->getNumOperands());
-    std::vector<const exec::Tensor *> ptrs;
-    std::string err;
-    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
-      auto c = op->getOperand(i).getDefiningOp<ConstantOp>();
-      if (!c || !exec::tensorFromAttr(c.getValue(), ins[i], err))
-        return;
-      ptrs.push_back(&ins[i]);
-    }
-    std::vector<exec::Tensor> outs;
-    if (!exec::executeOp(op, ptrs, outs, err))
+    SmallVector<DenseElementsAttr> values;
+    if (!exec::foldOp(op, values))
       return; // left for run time (e.g. an out-of-range gather index)
     OpBuilder b(op);
     for (unsigned r = 0; r < op->getNumResults(); ++r) {
-      auto type = cast<RankedTensorType>(op->getResult(r).getType());
-      Value c = ConstantOp::create(b, op->getLoc(), toAttr(outs[r], type));
+      Value c = ConstantOp::create(b, op->getLoc(), values[r]);
       op->getResult(r).replaceAllUsesWith(c);
     }
     op->erase();

@@ -286,6 +286,22 @@ private:
   std::string locPrefix;
 };
 
+/// A tensor type of `v`'s element type with `shape`.
+inline mlir::RankedTensorType withShape(mlir::Value v,
+                                        llvm::ArrayRef<int64_t> shape) {
+  return Importer::tensorType(shape, Importer::eltOf(v));
+}
+
+/// `v` reshaped to `shape` (row-major, the same elements); `v` itself when it
+/// has that shape already.
+inline mlir::FailureOr<mlir::Value> reshapeOrSame(Importer &im, NodeCtx &n,
+                                                  mlir::Value v,
+                                                  llvm::ArrayRef<int64_t> shape) {
+  if (Importer::shapeOf(v) == shape)
+    return v;
+  return im.make<ReshapeOp>(n, withShape(v, shape), v);
+}
+
 } // namespace importer
 } // namespace plumb
 

@@ -94,30 +94,10 @@ Value Importer::foldSmallInteger(Value v) {
   auto type = cast<RankedTensorType>(v.getType());
   if (!type.getElementType().isInteger() || type.getNumElements() > kFoldElements)
     return v;
-  std::vector<exec::Tensor> ins(op->getNumOperands());
-  std::vector<const exec::Tensor *> ptrs;
-  std::string err;
-  for (unsigned i = 0; i < op->getNumOperands(); ++i) {
-    auto c = op->getOperand(i).getDefiningOp<ConstantOp>();
-    if (!c || !exec::tensorFromAttr(c.getValue(), ins[i], err))
-      return v;
-    ptrs.push_back(&ins[i]);
-  }
-  std::vector<exec::Tensor> outs;
-  if (!exec::executeOp(op, ptrs, outs, err) || outs.size() != 1)
+  SmallVector<DenseElementsAttr> values;
+  if (!exec::foldOp(op, values))
     return v; // left for run time (e.g. an out-of-range index)
-  const exec::Tensor &t = outs[0];
-  DenseElementsAttr attr;
-  if (t.type == exec::ElemType::Bool) {
-    SmallVector<bool> bits;
-    for (int64_t i = 0; i < t.numElements(); ++i)
-      bits.push_back(t.as<uint8_t>()[i] != 0);
-    attr = DenseElementsAttr::get(type, ArrayRef<bool>(bits));
-  } else {
-    attr = DenseElementsAttr::getFromRawBuffer(
-        type, ArrayRef<char>((const char *)t.raw(), t.byteSize()));
-  }
-  Value c = ConstantOp::create(b, op->getLoc(), attr);
+  Value c = ConstantOp::create(b, op->getLoc(), values[0]);
   op->getResult(0).replaceAllUsesWith(c);
   op->erase();
   return c;

@@ -29,17 +29,6 @@ LogicalResult needFloat(Importer &im, NodeCtx &n, Value v) {
   return success();
 }
 
-RankedTensorType withShape(Value v, ArrayRef<int64_t> shape) {
-  return Importer::tensorType(shape, Importer::eltOf(v));
-}
-
-FailureOr<Value> reshapeTo(Importer &im, NodeCtx &n, Value v,
-                           ArrayRef<int64_t> shape) {
-  if (Importer::shapeOf(v) == shape)
-    return v;
-  return im.make<ReshapeOp>(n, withShape(v, shape), v);
-}
-
 FailureOr<Value> castTo(Importer &im, NodeCtx &n, Value v, Type elt) {
   if (Importer::eltOf(v) == elt)
     return v;
@@ -88,7 +77,7 @@ FailureOr<Value> elementCoords(Importer &im, NodeCtx &n, Value idx,
   auto wide = castTo(im, n, idx, i64);
   if (failed(wide))
     return failure();
-  auto own = reshapeTo(im, n, *wide, col);
+  auto own = reshapeOrSame(im, n, *wide, col);
   if (failed(own) || r == 1)
     return own;
   SmallVector<Value> pieces;
@@ -321,7 +310,7 @@ LogicalResult composedReduce(Importer &im, NodeCtx &n) {
   }
   if (failed(y))
     return failure();
-  return setOut(n, reshapeTo(im, n, *y, r->out));
+  return setOut(n, reshapeOrSame(im, n, *y, r->out));
 }
 
 /// ArgMin as ArgMax of an order-reversing bijection: -x for floats (a sign
@@ -567,7 +556,7 @@ LogicalResult oneHot(Importer &im, NodeCtx &n) {
   auto wide = castTo(im, n, idx, i64);
   if (failed(wide))
     return failure();
-  auto col = reshapeTo(im, n, *wide, e);
+  auto col = reshapeOrSame(im, n, *wide, e);
   if (failed(col))
     return failure();
   SmallVector<int64_t> pos(*depth), neg(*depth);
@@ -598,7 +587,7 @@ FailureOr<Value> reshapeTransposeReshape(Importer &im, NodeCtx &n, Value x,
                                          ArrayRef<int64_t> mid,
                                          ArrayRef<int64_t> perm,
                                          ArrayRef<int64_t> out) {
-  auto a = reshapeTo(im, n, x, mid);
+  auto a = reshapeOrSame(im, n, x, mid);
   if (failed(a))
     return failure();
   auto ts = shapes::transpose(mid, perm, im.emitter(n));
@@ -608,7 +597,7 @@ FailureOr<Value> reshapeTransposeReshape(Importer &im, NodeCtx &n, Value x,
                                 im.b.getDenseI64ArrayAttr(perm));
   if (failed(t))
     return failure();
-  return reshapeTo(im, n, *t, out);
+  return reshapeOrSame(im, n, *t, out);
 }
 
 template <bool ToSpace>

@@ -32,17 +32,6 @@ LogicalResult needFloat(Importer &im, NodeCtx &n, Value v, int64_t i) {
   return success();
 }
 
-RankedTensorType withShape(Value v, ArrayRef<int64_t> shape) {
-  return Importer::tensorType(shape, Importer::eltOf(v));
-}
-
-FailureOr<Value> reshapeTo(Importer &im, NodeCtx &n, Value v,
-                           ArrayRef<int64_t> shape) {
-  if (Importer::shapeOf(v) == shape)
-    return v;
-  return im.make<ReshapeOp>(n, withShape(v, shape), v);
-}
-
 FailureOr<Value> transposeTo(Importer &im, NodeCtx &n, Value v,
                              ArrayRef<int64_t> perm) {
   bool identity = true;
@@ -208,7 +197,7 @@ LogicalResult takeDiagonals(Importer &im, NodeCtx &n, Operand &o) {
     if (failed(t))
       return failure();
     mid.push_back(len * len);
-    auto flat = reshapeTo(im, n, *t, mid);
+    auto flat = reshapeOrSame(im, n, *t, mid);
     if (failed(flat))
       return failure();
     Shape out(mid);
@@ -317,8 +306,8 @@ FailureOr<Operand> contract(Importer &im, NodeCtx &n, Operand a, Operand b,
     as.append(nn.size(), 1);
     bsh.append(m.size(), 1);
     bsh.append(ns.begin(), ns.end());
-    auto p = binary<MulOp>(im, n, reshapeTo(im, n, a.v, as),
-                           reshapeTo(im, n, b.v, bsh));
+    auto p = binary<MulOp>(im, n, reshapeOrSame(im, n, a.v, as),
+                           reshapeOrSame(im, n, b.v, bsh));
     if (failed(p))
       return failure();
     r.v = *p;
@@ -342,8 +331,8 @@ FailureOr<Operand> contract(Importer &im, NodeCtx &n, Operand a, Operand b,
     bsh.append(m.size(), 1);
     bsh.append(ns.begin(), ns.end());
     bsh.append(ks.begin(), ks.end());
-    auto p = binary<MulOp>(im, n, reshapeTo(im, n, a.v, as),
-                           reshapeTo(im, n, b.v, bsh));
+    auto p = binary<MulOp>(im, n, reshapeOrSame(im, n, a.v, as),
+                           reshapeOrSame(im, n, b.v, bsh));
     SmallVector<int64_t> kaxes;
     for (size_t i = 0; i < k.size(); ++i)
       kaxes.push_back(rs.size() + i);
@@ -365,14 +354,14 @@ FailureOr<Operand> contract(Importer &im, NodeCtx &n, Operand a, Operand b,
   a3.append({product(ms), product(ks)});
   b3.append({product(ks), product(ns)});
   c3.append({product(ms), product(ns)});
-  auto la = reshapeTo(im, n, a.v, a3);
-  auto lb = reshapeTo(im, n, b.v, b3);
+  auto la = reshapeOrSame(im, n, a.v, a3);
+  auto lb = reshapeOrSame(im, n, b.v, b3);
   if (failed(la) || failed(lb))
     return failure();
   auto mm = im.make<MatMulOp>(n, withShape(a.v, c3), *la, *lb, TreeAttr());
   if (failed(mm))
     return failure();
-  auto out = reshapeTo(im, n, *mm, rs);
+  auto out = reshapeOrSame(im, n, *mm, rs);
   if (failed(out))
     return failure();
   r.v = *out;
@@ -510,7 +499,7 @@ LogicalResult einsum(Importer &im, NodeCtx &n) {
         ls.push_back(o.labels[d]);
       }
     if (ls.size() != o.labels.size()) {
-      auto r = reshapeTo(im, n, o.v, kept);
+      auto r = reshapeOrSame(im, n, o.v, kept);
       if (failed(r))
         return failure();
       o.v = *r;
@@ -569,7 +558,7 @@ LogicalResult hardmax(Importer &im, NodeCtx &n) {
   if (old) {
     Shape two = {product(ArrayRef<int64_t>(s).take_front(ax)),
                  product(ArrayRef<int64_t>(s).drop_front(ax))};
-    auto r = reshapeTo(im, n, x, two);
+    auto r = reshapeOrSame(im, n, x, two);
     if (failed(r))
       return failure();
     v = *r;
@@ -591,7 +580,7 @@ LogicalResult hardmax(Importer &im, NodeCtx &n) {
   auto y = im.make<CastOp>(n, Importer::tensorType(vs, im.b.getF32Type()), *hit);
   if (failed(y))
     return failure();
-  return setOut(n, reshapeTo(im, n, *y, s));
+  return setOut(n, reshapeOrSame(im, n, *y, s));
 }
 
 //===----------------------------------------------------------------------===//
@@ -736,7 +725,7 @@ LogicalResult groupNormalization(Importer &im, NodeCtx &n) {
                          << (perGroup ? "group at opset 18" : "channel")
                          << "), got "
                          << shapes::str(Importer::shapeOf(n.in(i)));
-  auto x3 = reshapeTo(im, n, x, {N, G, C / G * spatial});
+  auto x3 = reshapeOrSame(im, n, x, {N, G, C / G * spatial});
   auto m = reduce<ReduceMeanOp>(im, n, x3, {2}, true);
   auto mos = reduce<ReduceMeanOp>(im, n, binary<MulOp>(im, n, x3, x3), {2}, true);
   auto var = binary<SubOp>(im, n, mos, binary<MulOp>(im, n, m, m));
@@ -746,13 +735,13 @@ LogicalResult groupNormalization(Importer &im, NodeCtx &n) {
     return failure();
   Shape ps = {1, want, 1};
   if (!perGroup)
-    z = reshapeTo(im, n, *z, {N, C, spatial});
-  auto sc = reshapeTo(im, n, n.in(1), ps);
-  auto bi = reshapeTo(im, n, n.in(2), ps);
+    z = reshapeOrSame(im, n, *z, {N, C, spatial});
+  auto sc = reshapeOrSame(im, n, n.in(1), ps);
+  auto bi = reshapeOrSame(im, n, n.in(2), ps);
   auto y = binary<AddOp>(im, n, binary<MulOp>(im, n, sc, z), bi);
   if (failed(y))
     return failure();
-  return setOut(n, reshapeTo(im, n, *y, s));
+  return setOut(n, reshapeOrSame(im, n, *y, s));
 }
 
 //===----------------------------------------------------------------------===//

@@ -25,6 +25,36 @@ int64_t treeBlockOf(Operation *op) {
   return kDefaultTreeBlock;
 }
 
+bool foldOp(Operation *op, SmallVectorImpl<DenseElementsAttr> &results) {
+  std::vector<Tensor> ins(op->getNumOperands());
+  std::vector<const Tensor *> ptrs;
+  std::string err;
+  for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+    auto c = op->getOperand(i).getDefiningOp<ConstantOp>();
+    if (!c || !tensorFromAttr(c.getValue(), ins[i], err))
+      return false;
+    ptrs.push_back(&ins[i]);
+  }
+  std::vector<Tensor> outs;
+  if (!executeOp(op, ptrs, outs, err) || outs.size() != op->getNumResults())
+    return false;
+  results.clear();
+  for (unsigned r = 0; r < op->getNumResults(); ++r) {
+    auto type = cast<RankedTensorType>(op->getResult(r).getType());
+    const Tensor &t = outs[r];
+    if (t.type == ElemType::Bool) {
+      SmallVector<bool> v;
+      for (int64_t i = 0; i < t.numElements(); ++i)
+        v.push_back(t.as<uint8_t>()[i] != 0);
+      results.push_back(DenseElementsAttr::get(type, ArrayRef<bool>(v)));
+    } else {
+      results.push_back(DenseElementsAttr::getFromRawBuffer(
+          type, ArrayRef<char>((const char *)t.raw(), t.byteSize())));
+    }
+  }
+  return true;
+}
+
 bool executeOp(Operation *op, ArrayRef<const Tensor *> inputs,
                std::vector<Tensor> &results, std::string &err) {
   results.clear();

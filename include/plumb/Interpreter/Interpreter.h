@@ -29,6 +29,14 @@ using ::plumb::kDefaultTreeBlock;
 bool executeOp(mlir::Operation *op, llvm::ArrayRef<const Tensor *> inputs,
                std::vector<Tensor> &results, std::string &err);
 
+/// Constant folding by execution: when every operand of `op` is a
+/// plumb.constant, runs `op` and stores one attribute per result
+/// (the bits execution gives). False (nothing stored) when an operand is not
+/// constant or execution fails (e.g. an out-of-range index, left for run
+/// time). Used by plumb-fold-constants and by the importer.
+bool foldOp(mlir::Operation *op,
+            llvm::SmallVectorImpl<mlir::DenseElementsAttr> &results);
+
 /// Called after every executed op (in execution order) with its results.
 using NodeCallback =
     llvm::function_ref<void(mlir::Operation *, llvm::ArrayRef<Tensor>)>;
