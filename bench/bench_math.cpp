@@ -42,6 +42,8 @@ float powLibm(float x) { return powf(x, 1.37f); }
 void powPlumb(const float *x, float *y, int64_t n) { plumb_rt_pow_scalar_f32(x, 1.37f, y, n); }
 float pow2Libm(float x) { return powf(x, 2.0f); }
 void pow2Plumb(const float *x, float *y, int64_t n) { plumb_rt_pow_scalar_f32(x, 2.0f, y, n); }
+float pow3Libm(float x) { return powf(x, 3.0f); }
+void pow3Plumb(const float *x, float *y, int64_t n) { plumb_rt_pow_scalar_f32(x, 3.0f, y, n); }
 
 } // namespace
 
@@ -56,6 +58,7 @@ int runMath(const Options &o) {
       {"gelu_tanh", -5.0f, 5.0f, plumb_rt_gelu_tanh_f32, geluTanhLibm},
       {"pow(x,1.37)", 0.01f, 10.0f, powPlumb, powLibm},
       {"pow(x,2)", -10.0f, 10.0f, pow2Plumb, pow2Libm},
+      {"pow(x,3)", -10.0f, 10.0f, pow3Plumb, pow3Libm},
       {"sqrt", 0.0f, 100.0f, plumb_rt_sqrt_f32, sqrtf},
   };
   const int64_t n = 1 << 20;

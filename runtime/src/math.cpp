@@ -24,15 +24,24 @@ void geluTanhF32(const float *x, float *y, int64_t n);
 } // namespace mathavx2
 namespace mathavx512 { // math_avx2.cpp: bit-identical AVX-512 schedules
 bool available();
+void expF32(const float *x, float *y, int64_t n);
+void sigmoidF32(const float *x, float *y, int64_t n);
 void tanhF32(const float *x, float *y, int64_t n);
+void erfF32(const float *x, float *y, int64_t n);
+void geluF32(const float *x, float *y, int64_t n);
+void geluTanhF32(const float *x, float *y, int64_t n);
 } // namespace mathavx512
 } // namespace rt
 } // namespace plumb
 
 namespace {
 
-const bool kHaveAvx2 = plumb::rt::mathavx2::available();
-const bool kHaveAvx512 = plumb::rt::mathavx512::available();
+const bool kCpuAvx2 = plumb::rt::mathavx2::available();
+const bool kCpuAvx512 = plumb::rt::mathavx512::available();
+/// plumb_rt_math_set_isa: 0 best available, 1 scalar, 2 AVX2, 3 AVX-512.
+int gMathIsa = 0;
+bool useAvx512() { return kCpuAvx512 && (gMathIsa == 0 || gMathIsa >= 3); }
+bool useAvx2() { return kCpuAvx2 && (gMathIsa == 0 || gMathIsa >= 2); }
 
 /// Runs a block kernel (b, e) over [0, n), in parallel when worthwhile.
 template <typename Block> void blocked(int64_t n, Block block);
@@ -68,7 +77,9 @@ template <typename Block> void blocked(int64_t n, Block block) {
 extern "C" {
 
 void plumb_rt_exp_f32(const float *x, float *y, int64_t n) {
-  if (kHaveAvx2)
+  if (useAvx512())
+    blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx512::expF32(x + b, y + b, e - b); });
+  else if (useAvx2())
     blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx2::expF32(x + b, y + b, e - b); });
   else
     unaryLoop(x, y, n, [](float v) { return plumb::rt::exp(v); });
@@ -77,21 +88,25 @@ void plumb_rt_log_f32(const float *x, float *y, int64_t n) {
   unaryLoop(x, y, n, [](float v) { return plumb::rt::log(v); });
 }
 void plumb_rt_tanh_f32(const float *x, float *y, int64_t n) {
-  if (kHaveAvx512)
+  if (useAvx512())
     blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx512::tanhF32(x + b, y + b, e - b); });
-  else if (kHaveAvx2)
+  else if (useAvx2())
     blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx2::tanhF32(x + b, y + b, e - b); });
   else
     unaryLoop(x, y, n, [](float v) { return plumb::rt::tanh(v); });
 }
 void plumb_rt_sigmoid_f32(const float *x, float *y, int64_t n) {
-  if (kHaveAvx2)
+  if (useAvx512())
+    blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx512::sigmoidF32(x + b, y + b, e - b); });
+  else if (useAvx2())
     blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx2::sigmoidF32(x + b, y + b, e - b); });
   else
     unaryLoop(x, y, n, [](float v) { return plumb::rt::sigmoid(v); });
 }
 void plumb_rt_erf_f32(const float *x, float *y, int64_t n) {
-  if (kHaveAvx2)
+  if (useAvx512())
+    blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx512::erfF32(x + b, y + b, e - b); });
+  else if (useAvx2())
     blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx2::erfF32(x + b, y + b, e - b); });
   else
     unaryLoop(x, y, n, [](float v) { return plumb::rt::erf(v); });
@@ -103,17 +118,23 @@ void plumb_rt_reciprocal_f32(const float *x, float *y, int64_t n) {
   unaryLoop(x, y, n, [](float v) { return plumb::rt::reciprocal(v); });
 }
 void plumb_rt_gelu_f32(const float *x, float *y, int64_t n) {
-  if (kHaveAvx2)
+  if (useAvx512())
+    blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx512::geluF32(x + b, y + b, e - b); });
+  else if (useAvx2())
     blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx2::geluF32(x + b, y + b, e - b); });
   else
     unaryLoop(x, y, n, [](float v) { return plumb::rt::gelu(v); });
 }
 void plumb_rt_gelu_tanh_f32(const float *x, float *y, int64_t n) {
-  if (kHaveAvx2)
+  if (useAvx512())
+    blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx512::geluTanhF32(x + b, y + b, e - b); });
+  else if (useAvx2())
     blocked(n, [&](int64_t b, int64_t e) { plumb::rt::mathavx2::geluTanhF32(x + b, y + b, e - b); });
   else
     unaryLoop(x, y, n, [](float v) { return plumb::rt::gelu_tanh(v); });
 }
+void plumb_rt_math_set_isa(int isa) { gMathIsa = isa < 0 ? 0 : isa; }
+int plumb_rt_math_active_isa(void) { return useAvx512() ? 3 : useAvx2() ? 2 : 1; }
 void plumb_rt_canonicalize_nan_f32(const float *x, float *y, int64_t n) {
   unaryLoop(x, y, n, [](float v) { return v; });
 }

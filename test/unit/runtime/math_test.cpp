@@ -426,4 +426,68 @@ TEST(MathTest, ArrayKernelsMatchScalarAtAnyThreadCount) {
   plumb_rt_set_threads(saved);
 }
 
+// Every schedule (scalar, AVX2, AVX-512; the ones this CPU lacks fall back
+// below) gives the scalar function's bits on inputs that exercise the
+// vector code's branch skipping: runs where every lane takes one branch of
+// erf/gelu (|x| small, |x| large), mixed runs, values near the vector
+// ranges' edges, and specials, at lengths that leave a scalar tail.
+TEST(MathTest, EverySimdScheduleMatchesScalar) {
+  std::mt19937 rng(11);
+  std::vector<float> x;
+  auto push = [&](auto dist, int count) {
+    for (int i = 0; i < count; ++i)
+      x.push_back(dist(rng));
+  };
+  push(std::normal_distribution<float>(0.0f, 1.0f), 4096);
+  push(std::normal_distribution<float>(0.0f, 3.0f), 4096);
+  push(std::uniform_real_distribution<float>(-0.3f, 0.3f), 512);   // all small
+  push(std::uniform_real_distribution<float>(0.75f, 3.9f), 512);   // all big
+  push(std::uniform_real_distribution<float>(-3.9f, -0.75f), 512); // all big, negative
+  push(std::uniform_real_distribution<float>(-120.0f, 100.0f), 1024);
+  for (float edge : {-104.0f, 89.0f, -110.0f, 40.0f, 0x1p-5f, -0x1p-5f, 4.0f, -4.0f,
+                     0x1.fffffep+1f, -20.0f, 10.0f, -11.0f, 0.5f, 0.7071068f, 0.0f, -0.0f})
+    for (float dir : {-INFINITY, INFINITY}) {
+      float v = edge;
+      for (int k = 0; k < 8; ++k, v = std::nextafter(v, dir))
+        x.push_back(v);
+    }
+  for (uint32_t b : {0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x7F800001u, 0x00000001u, 0x80000001u,
+                     0x007FFFFFu, 0x00800000u})
+    x.push_back(fromBits(b));
+  for (int i = 0; i < 2048; ++i)
+    x.push_back(fromBits(rng()));
+  x.push_back(0.25f); // a tail of odd length
+  const int64_t n = (int64_t)x.size();
+  typedef void (*Kernel)(const float *, float *, int64_t);
+  struct K {
+    const char *name;
+    Kernel k;
+    float (*f)(float);
+  };
+  const K ks[] = {{"exp", plumb_rt_exp_f32, [](float v) { return prt::exp(v); }},
+                  {"tanh", plumb_rt_tanh_f32, [](float v) { return prt::tanh(v); }},
+                  {"sigmoid", plumb_rt_sigmoid_f32, [](float v) { return prt::sigmoid(v); }},
+                  {"erf", plumb_rt_erf_f32, [](float v) { return prt::erf(v); }},
+                  {"gelu", plumb_rt_gelu_f32, [](float v) { return prt::gelu(v); }},
+                  {"gelu_tanh", plumb_rt_gelu_tanh_f32, [](float v) { return prt::gelu_tanh(v); }}};
+  for (const K &k : ks) {
+    std::vector<float> ref(n);
+    for (int64_t i = 0; i < n; ++i)
+      ref[i] = k.f(x[i]);
+    for (int isa : {1, 2, 3}) {
+      plumb_rt_math_set_isa(isa);
+      EXPECT_LE(plumb_rt_math_active_isa(), isa);
+      for (int64_t len : {n, n - 1, (int64_t)17, (int64_t)15}) {
+        std::vector<float> y(len);
+        k.k(x.data(), y.data(), len);
+        for (int64_t i = 0; i < len; ++i)
+          ASSERT_EQ(bits(y[i]), bits(ref[i]))
+              << k.name << " isa " << isa << " x=" << x[i] << " (0x" << std::hex << bits(x[i])
+              << ")";
+      }
+    }
+  }
+  plumb_rt_math_set_isa(0);
+}
+
 } // namespace

@@ -567,55 +567,15 @@ PLUMB_INLINE int floatIntKind(float y) {
 }
 } // namespace mathdetail
 
-/// pow(x, y) with C99 Annex F / IEEE 754 pow special cases (which ONNX Pow and
-/// numpy follow): pow(x, +-0) = 1 and pow(1, y) = 1 even for NaN; a negative
-/// finite base with a non-integer exponent gives NaN; a negative base with an
-/// integer exponent gives (-1)^y |x|^y. |x|^y = exp(y log|x|) with log as a
-/// double-double and y * log exact to ~2^-60; positive integer y whose power is
-/// exact in binary64 is computed exactly (so exact cases, including midpoints,
-/// round correctly). Not exhaustively verifiable; see docs/math.md.
-PLUMB_HD inline float pow(float x, float y) {
-  using namespace mathdetail;
+namespace mathdetail {
+/// pow's general path for finite nonzero x != 1 and finite nonzero y
+/// (negative x only with integer y): exact binary powering when |x|^y is
+/// exact in binary64, else exp(y log|x|) in double-double.
+PLUMB_INLINE float powGeneral(float x, float y) {
   uint32_t bx = fbits(x), by = fbits(y);
   uint32_t ax = bx & 0x7FFFFFFFu, ay = by & 0x7FFFFFFFu;
-  if (ay == 0 || bx == 0x3F800000u)
-    return 1.0f;
-  if (isNaNf(x) || isNaNf(y))
-    return ffrom(PLUMB_CANONICAL_NAN_BITS);
   bool xneg = (bx >> 31) != 0, yneg = (by >> 31) != 0;
   int yk = floatIntKind(y);
-  const float kInf = ffrom(0x7F800000u);
-  if (ay == 0x7F800000u) { // y = +-inf
-    if (ax == 0x3F800000u)
-      return 1.0f; // pow(-1, +-inf)
-    bool big = ax > 0x3F800000u;
-    return (big != yneg) ? kInf : 0.0f;
-  }
-  if (ax == 0) { // x = +-0
-    bool odd = yk == 2;
-    if (yneg)
-      return (odd && xneg) ? -kInf : kInf;
-    return (odd && xneg) ? -0.0f : 0.0f;
-  }
-  if (ax == 0x7F800000u) { // x = +-inf
-    bool odd = yk == 2;
-    float r = yneg ? 0.0f : kInf;
-    return (odd && xneg) ? -r : r;
-  }
-  if (xneg && yk == 0)
-    return ffrom(PLUMB_CANONICAL_NAN_BITS);
-  // Common exponents with a direct correctly rounded form (x is finite and
-  // nonzero here; a negative x has an integer y).
-  if (by == 0x40000000u) { // y = 2: the binary64 square is exact
-    double xd = (double)x;
-    return toFloat(xd * xd);
-  }
-  if (by == 0x3F800000u) // y = 1
-    return x;
-  if (by == 0xBF800000u) // y = -1: one IEEE division
-    return reciprocal(x);
-  if (by == 0x3F000000u) // y = 1/2 (x > 0 here): IEEE sqrt
-    return sqrt(x);
   bool rneg = xneg && yk == 2;
   double axd = (double)ffrom(ax);
   // Exact path: positive integer y with |x|^y exact in binary64.
@@ -674,6 +634,79 @@ PLUMB_HD inline float pow(float x, float y) {
       return ffrom(ex);
   }
   return toFloat(res);
+}
+
+/// x^3 correctly rounded, for finite x. x*x is exact in binary64 (48
+/// significant bits); x^2 * x is formed exactly as a double-double (x^2
+/// split 26+27 bits, each partial product exact, the two summed by TwoSum)
+/// and rounded once (roundSticky). Equal, bit for bit, to powGeneral(x, 3)
+/// on all 2^32 inputs (`plumb-check-math --pow-cube-identity`).
+PLUMB_INLINE float cube(float x) {
+  double xd = (double)x;
+  double x2 = xd * xd;
+  double c = x2 * 134217729.0;
+  double hi = c - (c - x2);
+  double lo = x2 - hi;
+  double p1 = hi * xd, p2 = lo * xd;
+  double s = p1 + p2;
+  double bb = s - p1;
+  double err = (p1 - (s - bb)) + (p2 - bb);
+  return roundSticky(s, err);
+}
+} // namespace mathdetail
+
+/// pow(x, y) with C99 Annex F / IEEE 754 pow special cases (which ONNX Pow and
+/// numpy follow): pow(x, +-0) = 1 and pow(1, y) = 1 even for NaN; a negative
+/// finite base with a non-integer exponent gives NaN; a negative base with an
+/// integer exponent gives (-1)^y |x|^y. |x|^y = exp(y log|x|) with log as a
+/// double-double and y * log exact to ~2^-60; positive integer y whose power is
+/// exact in binary64 is computed exactly (so exact cases, including midpoints,
+/// round correctly). Not exhaustively verifiable; see docs/math.md.
+PLUMB_HD inline float pow(float x, float y) {
+  using namespace mathdetail;
+  uint32_t bx = fbits(x), by = fbits(y);
+  uint32_t ax = bx & 0x7FFFFFFFu, ay = by & 0x7FFFFFFFu;
+  if (ay == 0 || bx == 0x3F800000u)
+    return 1.0f;
+  if (isNaNf(x) || isNaNf(y))
+    return ffrom(PLUMB_CANONICAL_NAN_BITS);
+  bool xneg = (bx >> 31) != 0, yneg = (by >> 31) != 0;
+  int yk = floatIntKind(y);
+  const float kInf = ffrom(0x7F800000u);
+  if (ay == 0x7F800000u) { // y = +-inf
+    if (ax == 0x3F800000u)
+      return 1.0f; // pow(-1, +-inf)
+    bool big = ax > 0x3F800000u;
+    return (big != yneg) ? kInf : 0.0f;
+  }
+  if (ax == 0) { // x = +-0
+    bool odd = yk == 2;
+    if (yneg)
+      return (odd && xneg) ? -kInf : kInf;
+    return (odd && xneg) ? -0.0f : 0.0f;
+  }
+  if (ax == 0x7F800000u) { // x = +-inf
+    bool odd = yk == 2;
+    float r = yneg ? 0.0f : kInf;
+    return (odd && xneg) ? -r : r;
+  }
+  if (xneg && yk == 0)
+    return ffrom(PLUMB_CANONICAL_NAN_BITS);
+  // Common exponents with a direct correctly rounded form (x is finite and
+  // nonzero here; a negative x has an integer y).
+  if (by == 0x40000000u) { // y = 2: the binary64 square is exact
+    double xd = (double)x;
+    return toFloat(xd * xd);
+  }
+  if (by == 0x3F800000u) // y = 1
+    return x;
+  if (by == 0xBF800000u) // y = -1: one IEEE division
+    return reciprocal(x);
+  if (by == 0x3F000000u) // y = 1/2 (x > 0 here): IEEE sqrt
+    return sqrt(x);
+  if (by == 0x40400000u) // y = 3 (gelu's tanh form): exact double-double cube
+    return cube(x);
+  return powGeneral(x, y);
 }
 
 } // namespace rt

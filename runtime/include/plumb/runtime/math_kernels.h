@@ -34,6 +34,15 @@ void plumb_rt_pow_scalar_f32(const float *x, float e, float *out, int64_t n);
 /// y[i] = x[i] with every NaN replaced by 0x7FC00000.
 void plumb_rt_canonicalize_nan_f32(const float *x, float *y, int64_t n);
 
+/// Schedule selection for exp, sigmoid, tanh, erf, gelu and gelu_tanh.
+/// Affects speed only, never a result bit (tests use it to compare every
+/// schedule): 0 = best available (default), 1 = scalar, 2 = AVX2, 3 =
+/// AVX-512F. A request for an ISA the CPU lacks falls back below it. Not
+/// thread-safe against concurrent kernel calls; set it before running.
+void plumb_rt_math_set_isa(int isa);
+/// The schedule those kernels use now (1, 2 or 3).
+int plumb_rt_math_active_isa(void);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif
