@@ -26,7 +26,12 @@ int runGemm(const Options &o) {
   const Case cases[] = {{64, 64, 64},     {128, 128, 128},  {256, 256, 256},
                         {512, 512, 512},  {1024, 1024, 1024}, {2048, 2048, 2048},
                         {128, 768, 768},  {128, 3072, 768}, {128, 768, 3072},
-                        {512, 768, 768}};
+                        {512, 768, 768},
+                        // Small-K and skinny shapes of mobile vision models
+                        // (pointwise convs and MLPs as matmuls: EdgeNeXt,
+                        // ConvNeXt, MobileNet).
+                        {4096, 96, 24},   {4096, 24, 96},   {1024, 192, 48},
+                        {256, 352, 88},   {64, 672, 168},   {64, 168, 672}};
   const int64_t block = 256;
   GeoMean all, big;
   for (const Case &c : cases) {

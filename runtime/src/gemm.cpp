@@ -464,6 +464,10 @@ void plumb_rt_matmul_batched(int64_t batch, int64_t M, int64_t N, int64_t K,
                              const float *A, int64_t a_bs, const float *B,
                              int64_t b_bs, float *Y, int64_t block) {
   Epilogue e{1.0f, 1.0f, nullptr, 0, 0};
+  if (batch > 1 && b_bs == 0 && a_bs == M * K) { // shared B: one product
+    gemmCore(batch * M, N, K, A, K, 1, B, N, 1, e, Y, N, block);
+    return;
+  }
   for (int64_t b = 0; b < batch; ++b)
     gemmCore(M, N, K, A + b * a_bs, K, 1, B + b * b_bs, N, 1, e,
              Y + b * M * N, N, block);
@@ -484,6 +488,17 @@ int plumb_rt_matmul(const float *A, const int64_t *a_shape, int a_rank,
     y_shape[r++] = L.N;
   *y_rank = r;
   Epilogue e{1.0f, 1.0f, nullptr, 0, 0};
+  // B shared by every batch (a weight matrix after activations of rank > 2)
+  // and A's batches back to back: the batches are rows of one product,
+  // M = batch * M. Every output element is the same treeDot either way; one
+  // call packs B once and splits the rows across threads.
+  bool foldRows = L.batch > 1;
+  for (int32_t d = 0; d < L.batchRank && foldRows; ++d)
+    foldRows = L.bStride[d] == 0 && (L.outBatch[d] == 1 || L.aStride[d] != 0);
+  if (foldRows) {
+    gemmCore(L.batch * L.M, L.N, L.K, A, L.K, 1, B, L.N, 1, e, Y, L.N, block);
+    return 0;
+  }
   for (int64_t b = 0; b < L.batch; ++b) {
     int64_t aOff, bOff;
     plumb::rt::matmulBatchOffsets(L, b, &aOff, &bOff);

@@ -93,6 +93,7 @@ private:
   bool emitOp(Operation *op, int64_t node, std::string &out, std::string &err);
   bool emitIf(IfOp op, int64_t node, std::string &out, std::string &err);
   bool emitFused(FusedOp op, int64_t node, std::string &out, std::string &err);
+  bool emitMatMulBias(MatMulOp mm, Operation *add, std::string &out);
   KernelCallContext context(Operation *op, int64_t node);
 
   const ModelPlan &plan;
@@ -174,9 +175,75 @@ bool CppWriter::emitFused(FusedOp op, int64_t node, std::string &out,
     }
     out += "  // op by op: " + why + "\n";
   }
-  for (Operation *inner : chain)
+  size_t first = 0;
+  if (auto mm = dyn_cast<MatMulOp>(chain.front()); mm && chain.size() >= 2 &&
+                                                    emitMatMulBias(mm, chain[1], out))
+    first = 2;
+  for (Operation *inner : llvm::drop_begin(chain, first))
     if (!emitOp(inner, node, out, err))
       return false;
+  return true;
+}
+
+/// matmul then the add of a bias along the last axis ([N], or [1,...,1,N]),
+/// the head of a fused chain, as one GEMM whose epilogue adds the bias:
+/// plumb_rt_gemm_strided's y = dot + c is the add's IEEE sum of the same
+/// two floats (alpha = beta = 1 apply no operation), so the bits are the
+/// matmul's and then the add's, with one pass over the output instead of
+/// two. Only for a weight-like B of rank 2 (or leading 1s) shared by all
+/// of A's rows, and more than a few rows (one row keeps the packed GEMV).
+bool CppWriter::emitMatMulBias(MatMulOp mm, Operation *add, std::string &out) {
+  auto addOp = dyn_cast<AddOp>(add);
+  if (!addOp)
+    return false;
+  Value mmOut = mm.getResult();
+  Value bias;
+  if (addOp.getLhs() == mmOut)
+    bias = addOp.getRhs();
+  else if (addOp.getRhs() == mmOut)
+    bias = addOp.getLhs();
+  if (!bias || bias == mmOut)
+    return false;
+  auto at = dyn_cast<RankedTensorType>(mm.getLhs().getType());
+  auto bt = dyn_cast<RankedTensorType>(mm.getRhs().getType());
+  auto yt = dyn_cast<RankedTensorType>(mmOut.getType());
+  auto ct = dyn_cast<RankedTensorType>(bias.getType());
+  auto rt = dyn_cast<RankedTensorType>(addOp.getResult().getType());
+  if (!at || !bt || !yt || !ct || !rt || !at.hasStaticShape() || !bt.hasStaticShape() ||
+      !ct.hasStaticShape() || !rt.hasStaticShape() || rt.getShape() != yt.getShape() ||
+      !at.getElementType().isF32() || !bt.getElementType().isF32() ||
+      !ct.getElementType().isF32() || at.getRank() < 2 || bt.getRank() < 2 ||
+      ct.getRank() < 1 || ct.getRank() > yt.getRank())
+    return false;
+  ArrayRef<int64_t> as = at.getShape(), bs = bt.getShape(), cs = ct.getShape();
+  for (int64_t d : bs.drop_back(2))
+    if (d != 1)
+      return false;
+  const int64_t K = as.back(), N = bs.back();
+  if (bs[bs.size() - 2] != K || cs.back() != N)
+    return false;
+  for (int64_t d : cs.drop_back())
+    if (d != 1)
+      return false;
+  int64_t rows = 1;
+  for (int64_t d : as.drop_back())
+    rows *= d;
+  if (rows < 4 || N < 1 || K < 1)
+    return false;
+  KernelLowering l;
+  std::string why;
+  if (!lowerOpForEmit(mm, l, why) || l.calls.size() != 1 || l.calls[0].fn != "matmul_f32" ||
+      l.calls[0].args.size() != 8)
+    return false;
+  const int64_t block = l.calls[0].args[7].value;
+  const std::string Y = ptr(addOp.getResult());
+  if (Y == ptr(bias) || Y == ptr(mm.getLhs()) || Y == ptr(mm.getRhs()))
+    return false;
+  out += "  plumb_rt_gemm_strided(" + std::to_string(rows) + ", " + std::to_string(N) + ", " +
+         std::to_string(K) + ", 1.0f, (const float *)" + ptr(mm.getLhs()) + ", " +
+         std::to_string(K) + ", 1, (const float *)" + ptr(mm.getRhs()) + ", " +
+         std::to_string(N) + ", 1, 1.0f, (const float *)" + ptr(bias) + ", 0, 1, (float *)" + Y +
+         ", " + std::to_string(N) + ", " + std::to_string(block) + ");\n";
   return true;
 }
 

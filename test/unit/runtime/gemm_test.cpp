@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -391,6 +392,37 @@ TEST(MatMul, BatchedEqualsLoop) {
     for (int64_t e = 0; e < M * N; ++e)
       ASSERT_EQ(bits(ref[e]), bits(y[b * M * N + e]));
   }
+}
+
+// A weight matrix shared by every batch (activations of rank 3-4 times a
+// rank-2 B): plumb_rt_matmul runs the batches as the rows of one product;
+// every element is still the per-slice reference's treeDot, at every ISA
+// and thread count.
+TEST(MatMul, SharedWeightBatchesEqualPerSliceReference) {
+  IsaGuard guard;
+  std::mt19937 rng(5);
+  const int64_t as[] = {1, 6, 11, 37}, bs[] = {37, 29}, bs3[] = {1, 37, 29};
+  const int64_t rows = 6 * 11, K = 37, N = 29;
+  auto A = randomVec(rows * K, rng), B = randomVec(K * N, rng);
+  std::vector<float> ref(rows * N);
+  for (int64_t s = 0; s < 6; ++s)
+    plumb_rt_gemm_reference(11, N, K, 1.0f, A.data() + s * 11 * K, K, 1, B.data(), N, 1, 1.0f,
+                            nullptr, 0, 0, ref.data() + s * 11 * N, N, 16);
+  for (int isa : {1, 2, 3})
+    for (int t : {1, 3}) {
+      plumb_rt_gemm_set_isa(isa);
+      plumb_rt_set_threads(t);
+      for (const int64_t *b : {bs, bs3}) {
+        std::vector<float> y(rows * N, 1.0f);
+        ASSERT_EQ(plumb_rt_matmul_f32(A.data(), as, 4, B.data(), b, b == bs ? 2 : 3, y.data(), 16),
+                  0);
+        for (int64_t e = 0; e < rows * N; ++e)
+          ASSERT_EQ(bits(ref[e]), bits(y[e])) << "isa " << isa << " threads " << t;
+      }
+      std::vector<float> yb(rows * N);
+      plumb_rt_matmul_batched(6, 11, N, K, A.data(), 11 * K, B.data(), 0, yb.data(), 16);
+      ASSERT_EQ(0, std::memcmp(yb.data(), ref.data(), ref.size() * sizeof(float)));
+    }
 }
 
 } // namespace
