@@ -16,6 +16,8 @@
 
 #include <string.h>
 
+#include <algorithm>
+
 using namespace plumb::rt::ops;
 
 namespace {
@@ -312,6 +314,14 @@ int plumb_rt_binary_f32(int32_t op, const float *a, const int64_t *a_shape,
   if (rc != PLUMB_RT_OK)
     return rc;
   float *o = static_cast<float *>(out);
+  if (op == PLUMB_RT_POW && p.total > 0 && a_rank == out_rank &&
+      std::equal(a_shape, a_shape + a_rank, out_shape) &&
+      std::all_of(b_shape, b_shape + b_rank, [](int64_t d) { return d == 1; })) {
+    // x ** scalar (x ** 3 in gelu's tanh form): the contiguous kernel, the
+    // same canon(pow(x, e)) per element (math_kernels.h).
+    plumb_rt_pow_scalar_f32(a, *b, o, p.total);
+    return PLUMB_RT_OK;
+  }
   switch (op) {
 #define PLUMB_X(NAME, CODE, EXPR)                                              \
   case CODE:                                                                   \

@@ -30,6 +30,7 @@ void tanhF32(const float *x, float *y, int64_t n);
 void erfF32(const float *x, float *y, int64_t n);
 void geluF32(const float *x, float *y, int64_t n);
 void geluTanhF32(const float *x, float *y, int64_t n);
+void cubeF32(const float *x, float *y, int64_t n);
 } // namespace mathavx512
 } // namespace rt
 } // namespace plumb
@@ -153,6 +154,17 @@ void plumb_rt_pow_f32(const float *x, const float *e, float *out, int64_t n) {
 }
 
 void plumb_rt_pow_scalar_f32(const float *x, float e, float *out, int64_t n) {
+  if (e == 3.0f && useAvx512()) {
+    blocked(n, [&](int64_t b, int64_t q) { plumb::rt::mathavx512::cubeF32(x + b, out + b, q - b); });
+    return;
+  }
+  if (e == 2.0f) { // pow's own y = 2 form (an exact binary64 square) for every x
+    unaryLoop(x, out, n, [](float v) {
+      const double d = (double)v;
+      return plumb::rt::mathdetail::toFloat(d * d);
+    });
+    return;
+  }
   unaryLoop(x, out, n, [e](float v) { return plumb::rt::pow(v, e); });
 }
 

@@ -28,6 +28,7 @@
 //       The array kernel (SIMD/threaded schedule) vs the scalar function,
 //       bitwise, over all 2^32 inputs. --isa: plumb_rt_math_set_isa (1
 //       scalar, 2 AVX2, 3 AVX-512; default the best the CPU has).
+//       FN may be pow3 or pow2: plumb_rt_pow_scalar_f32(x, 3 or 2) vs pow.
 //   plumb-check-math --pow-cube-identity [--threads T]
 //       pow(x, 3)'s double-double cube vs pow's general path
 //       (mathdetail::powGeneral), bitwise, over all 2^32 inputs.
@@ -462,6 +463,30 @@ int runVectorIdentity(const FnInfo &fi) {
   return diff ? 1 : 0;
 }
 
+/// plumb_rt_pow_scalar_f32(x, e) (its SIMD cube / square schedules) vs
+/// pow(x, e), e = 3 or 2.
+int runPowIntIdentity(float e) {
+  const uint64_t chunk = 1u << 20;
+  std::vector<float> x(chunk), y(chunk);
+  uint64_t diff = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  for (uint64_t start = 0; start < (1ull << 32); start += chunk) {
+    for (uint64_t i = 0; i < chunk; ++i)
+      x[i] = floatOf((uint32_t)(start + i));
+    plumb_rt_pow_scalar_f32(x.data(), e, y.data(), (int64_t)chunk);
+    for (uint64_t i = 0; i < chunk; ++i) {
+      uint32_t want = bitsOf(prt::canonicalize_nan(prt::pow(x[i], e)));
+      if (bitsOf(y[i]) != want && ++diff <= 20)
+        std::printf("  differs at x=0x%08X: kernel 0x%08X scalar 0x%08X\n",
+                    (uint32_t)(start + i), bitsOf(y[i]), want);
+    }
+  }
+  double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("pow%g: array kernel vs scalar over all 2^32 inputs: %llu differences, %.1f s\n",
+              (double)e, (unsigned long long)diff, el);
+  return diff ? 1 : 0;
+}
+
 int runPowCubeIdentity(int threads) {
   std::atomic<uint64_t> diff{0};
   std::mutex mu;
@@ -544,6 +569,12 @@ int main(int argc, char **argv) {
     if (!fi || !fi->unary)
       return usage();
     return runFlagged(*fi);
+  }
+  if (a[0] == "--vector-identity" && a.size() >= 2 && (a[1] == "pow3" || a[1] == "pow2")) {
+    for (size_t i = 2; i + 1 < a.size(); ++i)
+      if (a[i] == "--isa")
+        plumb_rt_math_set_isa(std::atoi(a[i + 1].c_str()));
+    return runPowIntIdentity(a[1] == "pow3" ? 3.0f : 2.0f);
   }
   if (a[0] == "--vector-identity" && a.size() >= 2) {
     const FnInfo *fi = findFn(a[1]);

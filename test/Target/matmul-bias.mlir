@@ -3,24 +3,25 @@
 // its C (row stride 0) and gives the interpreter's bits (which runs the
 // matmul, then the add), at 1 and 3 threads: a rank-4 activation with a
 // [N] bias and a mul after it, the bias as the add's first operand and as
-// [1, 1, N], NaN and -0 in the activation, a tree of several chunks. A
+// [1, 1, N], a residual of the result's shape (C with row stride N), NaN
+// and -0 in the activation, a tree of several chunks. A
 // bias that varies along another axis ([3, 1, N]) and a one-row product
 // (the packed GEMV) keep their own kernels. The library has two plans
-// (untraced and traced), three such calls each.
+// (untraced and traced), four such calls each.
 // RUN: rm -rf %t && mkdir -p %t/in
 // RUN: %python -c "import numpy as np; r=np.random.RandomState(7); x=r.randn(1,3,5,300).astype(np.float32); x[0,0,0,3]=np.nan; x[0,1,2,4]=-0.0; np.save('%t/in/input_0.npy', x); np.save('%t/in/input_1.npy', r.randn(1,300).astype(np.float32))"
 // RUN: %plumb compile %s -o %t/b.plumb --target cpu --quiet > /dev/null
 // RUN: grep -c "plumb_rt_gemm_strided(" %t/b.plumb/cpu/model.cpp | FileCheck %s --check-prefix=CALLS
-// CALLS: 6
+// CALLS: 8
 // RUN: %plumb run %t/b.plumb --inputs-dir %t/in > %t/c1.txt
 // RUN: %plumb run %t/b.plumb --inputs-dir %t/in --threads 3 --output-dir %t/c3 > %t/c3.txt
 // RUN: %plumb run %s --interpret --inputs-dir %t/in --output-dir %t/i > %t/i.txt
 // RUN: diff <(grep ^output %t/c1.txt) %t/i.txt
 // RUN: diff %t/c3.txt %t/i.txt
-// RUN: for i in 0 1 2 3 4; do cmp %t/c3/output_$i.npy %t/i/output_$i.npy || exit 1; done
+// RUN: for i in 0 1 2 3 4 5; do cmp %t/c3/output_$i.npy %t/i/output_$i.npy || exit 1; done
 module attributes {plumb.contract = "plumb-det-v1"} {
   func.func @main(%x: tensor<1x3x5x300xf32> {plumb.name = "x"}, %r: tensor<1x300xf32> {plumb.name = "r"})
-      -> (tensor<1x3x5x40xf32>, tensor<1x3x5x40xf32>, tensor<1x3x5x40xf32>, tensor<1x3x5x40xf32>, tensor<1x40xf32>) {
+      -> (tensor<1x3x5x40xf32>, tensor<1x3x5x40xf32>, tensor<1x3x5x40xf32>, tensor<1x3x5x40xf32>, tensor<1x40xf32>, tensor<1x3x5x40xf32>) {
     %w = plumb.constant dense<0.0625> : tensor<300x40xf32>
     %b = plumb.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, -0.0]> : tensor<40xf32>
     %b3 = plumb.reshape %b : tensor<40xf32> -> tensor<1x1x40xf32>
@@ -38,6 +39,8 @@ module attributes {plumb.contract = "plumb-det-v1"} {
     %y3 = plumb.add %m3, %cb : (tensor<1x3x5x40xf32>, tensor<3x1x40xf32>) -> tensor<1x3x5x40xf32>
     %m4 = plumb.matmul %r, %w : (tensor<1x300xf32>, tensor<300x40xf32>) -> tensor<1x40xf32>
     %y4 = plumb.add %m4, %b : (tensor<1x40xf32>, tensor<40xf32>) -> tensor<1x40xf32>
-    return %y0, %y1, %y2, %y3, %y4 : tensor<1x3x5x40xf32>, tensor<1x3x5x40xf32>, tensor<1x3x5x40xf32>, tensor<1x3x5x40xf32>, tensor<1x40xf32>
+    %m5 = plumb.matmul %x, %w {tree = #plumb.tree<blocked 32>} : (tensor<1x3x5x300xf32>, tensor<300x40xf32>) -> tensor<1x3x5x40xf32>
+    %y5 = plumb.add %m5, %y0 : (tensor<1x3x5x40xf32>, tensor<1x3x5x40xf32>) -> tensor<1x3x5x40xf32>
+    return %y0, %y1, %y2, %y3, %y4, %y5 : tensor<1x3x5x40xf32>, tensor<1x3x5x40xf32>, tensor<1x3x5x40xf32>, tensor<1x3x5x40xf32>, tensor<1x40xf32>, tensor<1x3x5x40xf32>
   }
 }

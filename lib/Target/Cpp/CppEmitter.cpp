@@ -185,8 +185,9 @@ bool CppWriter::emitFused(FusedOp op, int64_t node, std::string &out,
   return true;
 }
 
-/// matmul then the add of a bias along the last axis ([N], or [1,...,1,N]),
-/// the head of a fused chain, as one GEMM whose epilogue adds the bias:
+/// matmul then the add of a bias along the last axis ([N], or [1,...,1,N])
+/// or of a tensor of the result's shape (a residual), the head of a fused
+/// chain, as one GEMM whose epilogue adds it:
 /// plumb_rt_gemm_strided's y = dot + c is the add's IEEE sum of the same
 /// two floats (alpha = beta = 1 apply no operation), so the bits are the
 /// matmul's and then the add's, with one pass over the output instead of
@@ -222,12 +223,19 @@ bool CppWriter::emitMatMulBias(MatMulOp mm, Operation *add, std::string &out) {
   const int64_t K = as.back(), N = bs.back();
   if (bs[bs.size() - 2] != K || cs.back() != N)
     return false;
-  for (int64_t d : cs.drop_back())
-    if (d != 1)
-      return false;
   int64_t rows = 1;
   for (int64_t d : as.drop_back())
     rows *= d;
+  // C: a bias along the last axis (row stride 0), or a whole [.., N]
+  // tensor of the result's shape (a residual, row stride N).
+  int64_t cRowStride = 0;
+  if (cs == yt.getShape()) {
+    cRowStride = N;
+  } else {
+    for (int64_t d : cs.drop_back())
+      if (d != 1)
+        return false;
+  }
   if (rows < 4 || N < 1 || K < 1)
     return false;
   KernelLowering l;
@@ -242,7 +250,8 @@ bool CppWriter::emitMatMulBias(MatMulOp mm, Operation *add, std::string &out) {
   out += "  plumb_rt_gemm_strided(" + std::to_string(rows) + ", " + std::to_string(N) + ", " +
          std::to_string(K) + ", 1.0f, (const float *)" + ptr(mm.getLhs()) + ", " +
          std::to_string(K) + ", 1, (const float *)" + ptr(mm.getRhs()) + ", " +
-         std::to_string(N) + ", 1, 1.0f, (const float *)" + ptr(bias) + ", 0, 1, (float *)" + Y +
+         std::to_string(N) + ", 1, 1.0f, (const float *)" + ptr(bias) + ", " +
+         std::to_string(cRowStride) + ", 1, (float *)" + Y +
          ", " + std::to_string(N) + ", " + std::to_string(block) + ");\n";
   return true;
 }

@@ -290,6 +290,25 @@ TEST(Elementwise, BinaryBroadcastMatchesNaive) {
   }
 }
 
+// x ** 3 with a scalar exponent (gelu's tanh form as exported) takes the
+// contiguous cube kernel: the same bits as pow per element.
+TEST(Elementwise, PowByScalarThreeMatchesPow) {
+  auto a = randomFloats(1003, 7, -60.0f, 60.0f);
+  a[0] = 0.0f, a[1] = -0.0f, a[2] = INFINITY, a[3] = -INFINITY, a[4] = NAN, a[5] = 1e13f;
+  a[6] = 1e-14f, a[7] = -3e-13f;
+  const float three = 3.0f;
+  const int64_t shape[] = {17, 59}, one[] = {1, 1};
+  std::vector<float> y(a.size());
+  for (int br : {0, 2}) {
+    ASSERT_EQ(plumb_rt_binary_f32(PLUMB_RT_POW, a.data(), shape, 2, &three, one, br, y.data(),
+                                  shape, 2),
+              PLUMB_RT_OK);
+    for (size_t i = 0; i < a.size(); ++i)
+      ASSERT_EQ(bits(y[i]), bits(plumb::rt::canonicalize_nan(plumb::rt::pow(a[i], 3.0f))))
+          << "x=" << a[i];
+  }
+}
+
 TEST(Elementwise, BroadcastShapeErrors) {
   int64_t a[] = {2, 3}, b[] = {4}, out[8];
   EXPECT_EQ(plumb_rt_broadcast_shape(a, 2, b, 1, out), PLUMB_RT_ESHAPE);

@@ -456,6 +456,14 @@ TEST(MathTest, EverySimdScheduleMatchesScalar) {
     x.push_back(fromBits(b));
   for (int i = 0; i < 2048; ++i)
     x.push_back(fromBits(rng()));
+  // pow(x, 3) near overflow (cube root of FLT_MAX ~ 6.98e12) and the
+  // subnormal range (cube root of 2^-126 ~ 2.2e-13).
+  for (float c : {6.9814e12f, 2.2737e-13f, 1.1e-15f, 4097.0f, 1.0f, -1.0f})
+    for (float dir : {-INFINITY, INFINITY}) {
+      float v = c;
+      for (int k = 0; k < 8; ++k, v = std::nextafter(v, dir))
+        x.push_back(v), x.push_back(-v);
+    }
   x.push_back(0.25f); // a tail of odd length
   const int64_t n = (int64_t)x.size();
   typedef void (*Kernel)(const float *, float *, int64_t);
@@ -469,7 +477,13 @@ TEST(MathTest, EverySimdScheduleMatchesScalar) {
                   {"sigmoid", plumb_rt_sigmoid_f32, [](float v) { return prt::sigmoid(v); }},
                   {"erf", plumb_rt_erf_f32, [](float v) { return prt::erf(v); }},
                   {"gelu", plumb_rt_gelu_f32, [](float v) { return prt::gelu(v); }},
-                  {"gelu_tanh", plumb_rt_gelu_tanh_f32, [](float v) { return prt::gelu_tanh(v); }}};
+                  {"gelu_tanh", plumb_rt_gelu_tanh_f32, [](float v) { return prt::gelu_tanh(v); }},
+                  {"pow3",
+                   [](const float *a, float *b, int64_t m) { plumb_rt_pow_scalar_f32(a, 3.0f, b, m); },
+                   [](float v) { return prt::canonicalize_nan(prt::pow(v, 3.0f)); }},
+                  {"pow2",
+                   [](const float *a, float *b, int64_t m) { plumb_rt_pow_scalar_f32(a, 2.0f, b, m); },
+                   [](float v) { return prt::canonicalize_nan(prt::pow(v, 2.0f)); }}};
   for (const K &k : ks) {
     std::vector<float> ref(n);
     for (int64_t i = 0; i < n; ++i)
