@@ -1,9 +1,9 @@
 //===- lib/Importer/OnnxOpsQuant.cpp - ONNX operators: quantization -------===//
 //
 // Part of Plumb. Linear quantization: QuantizeLinear, DequantizeLinear,
-// DynamicQuantizeLinear and MatMulInteger, composed from plumb ops. ONNX's
-// 8- and 16-bit integer tensors are int32 tensors here, holding their exact
-// values; the importer's narrowTypes map remembers their ONNX type
+// DynamicQuantizeLinear, MatMulInteger and ConvInteger, composed from plumb
+// ops. ONNX's 8- and 16-bit integer tensors are int32 tensors here, holding
+// their exact values; the importer's narrowTypes map remembers their ONNX type
 // (docs/determinism.md, "Narrow integers"). Every step is a plumb op with its
 // own contract, so the sequence below is the whole definition:
 //
@@ -385,6 +385,163 @@ LogicalResult matMulInteger(Importer &im, NodeCtx &n) {
                         n, Importer::tensorType(*s, q.i32()), ab[0], ab[1]));
 }
 
+/// The number of elements of a static shape.
+int64_t elements(ArrayRef<int64_t> s) {
+  int64_t c = 1;
+  for (int64_t d : s)
+    c *= d;
+  return c;
+}
+
+/// ConvInteger (opset 10): y[n, m, o] = the exact int32 sum over the window
+/// of (x - x_zero_point) * (w[m] - w_zero_point[m]), Conv's geometry
+/// (auto_pad, pads, strides, dilations, group; any number of spatial
+/// dimensions). ONNX pads x with x_zero_point, so a padded position adds 0.
+/// Composed as im2col and one plumb.matmul_integer (exact in any order):
+///   xd   = pad(x - xz, 0)             [N, C, padded...]
+///   tap k (row-major over the kernel): the slice of xd from k * dilation
+///        with step stride, [N, C, out...], reshaped to [N, C, 1, P]
+///        (P = prod(out))
+///   cols = concat of the T taps        [N, C, T, P] = [N, g, Cg*T, P]
+///   wd   = (w - wz) reshaped to        [g, M/g, Cg*T]
+///   y    = matmul_integer(wd, cols)    [N, g, M/g, P] = [N, M, out...]
+/// (the group and batch dimensions are left out of the matmul when 1).
+LogicalResult convInteger(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 4)) || failed(requireInt32(im, n, n.in(0), "x")) ||
+      failed(requireInt32(im, n, n.in(1), "w")))
+    return failure();
+  Q q{im, n};
+  Value x = n.in(0), w = n.in(1);
+  ArrayRef<int64_t> xs = Q::shape(x), ws = Q::shape(w);
+  if (xs.size() < 3 || ws.size() != xs.size())
+    return im.error(n) << "input " << shapes::str(xs) << " and weight "
+                       << shapes::str(ws) << " must have equal rank >= 3";
+  auto win = window(im, n, xs, ws.drop_front(2), true);
+  auto group = im.attrInt(n, "group", 1);
+  if (failed(win) || failed(group))
+    return failure();
+  if (ArrayRef<int64_t>(win->kernel) != ws.drop_front(2))
+    return im.error(n) << "kernel_shape " << shapes::str(win->kernel)
+                       << " differs from the weight's "
+                       << shapes::str(ws.drop_front(2));
+  auto out = shapes::conv(xs, ws, std::nullopt, win->strides, win->pads,
+                          win->dilations, *group, im.emitter(n));
+  if (failed(out))
+    return failure();
+  const int64_t N = xs[0], C = xs[1], M = ws[0], g = *group, Cg = C / g;
+  const size_t sd = xs.size() - 2;
+
+  if (Value z = n.in(2)) {
+    if (failed(requireInt32(im, n, z, "x_zero_point")))
+      return failure();
+    if (elements(Q::shape(z)) != 1)
+      return im.error(n) << "'x_zero_point' has shape "
+                         << shapes::str(Q::shape(z))
+                         << "; ConvInteger's input zero point is one value";
+    auto zr = q.reshape(z, {});
+    auto d = failed(zr) ? FailureOr<Value>(failure()) : q.bin<SubOp>(x, *zr);
+    if (failed(d))
+      return failure();
+    x = *d;
+  }
+  if (Value z = n.in(3)) {
+    if (failed(requireInt32(im, n, z, "w_zero_point")))
+      return failure();
+    ArrayRef<int64_t> zs = Q::shape(z);
+    SmallVector<int64_t> along(ws.size(), 1);
+    if (elements(zs) == 1)
+      along.clear();
+    else if (zs.size() == 1 && zs[0] == M)
+      along[0] = M;
+    else
+      return im.error(n) << "'w_zero_point' has shape " << shapes::str(zs)
+                         << "; it must be one value or one per output "
+                         << "channel (" << M << ")";
+    auto zr = q.reshape(z, along);
+    auto d = failed(zr) ? FailureOr<Value>(failure()) : q.bin<SubOp>(w, *zr);
+    if (failed(d))
+      return failure();
+    w = *d;
+  }
+
+  // Pad with 0 (the zero point, once subtracted).
+  if (llvm::any_of(win->pads, [](int64_t p) { return p != 0; })) {
+    SmallVector<int64_t> pads(2 * xs.size(), 0), ps(xs);
+    for (size_t i = 0; i < sd; ++i) {
+      pads[2 + i] = win->pads[i];
+      pads[xs.size() + 2 + i] = win->pads[sd + i];
+      ps[2 + i] += win->pads[i] + win->pads[sd + i];
+    }
+    auto p = im.make<PadOp>(n, Importer::tensorType(ps, q.i32()), x,
+                            im.b.getDenseI64ArrayAttr(pads),
+                            im.b.getStringAttr("constant"),
+                            im.b.getI32IntegerAttr(0));
+    if (failed(p))
+      return failure();
+    x = *p;
+  }
+
+  // One strided slice per kernel tap, in row-major tap order.
+  const int64_t T = elements(win->kernel),
+                P = elements(ArrayRef(*out).drop_front(2));
+  SmallVector<int64_t> sliceShape{N, C};
+  sliceShape.append(out->begin() + 2, out->end());
+  SmallVector<int64_t> steps{1, 1};
+  steps.append(win->strides.begin(), win->strides.end());
+  SmallVector<Value> taps;
+  SmallVector<int64_t> k(sd, 0);
+  for (int64_t t = 0; t < T; ++t) {
+    SmallVector<int64_t> starts{0, 0};
+    for (size_t i = 0; i < sd; ++i)
+      starts.push_back(k[i] * win->dilations[i]);
+    Value tap = x;
+    if (Q::shape(x) != ArrayRef<int64_t>(sliceShape) ||
+        llvm::any_of(starts, [](int64_t s) { return s != 0; })) {
+      auto s = im.make<SliceOp>(n, Importer::tensorType(sliceShape, q.i32()), x,
+                                im.b.getDenseI64ArrayAttr(starts),
+                                im.b.getDenseI64ArrayAttr(steps));
+      if (failed(s))
+        return failure();
+      tap = *s;
+    }
+    auto r = q.reshape(tap, {N, C, 1, P});
+    if (failed(r))
+      return failure();
+    taps.push_back(*r);
+    for (size_t i = sd; i-- > 0;) { // next tap, last dimension fastest
+      if (++k[i] < win->kernel[i])
+        break;
+      k[i] = 0;
+    }
+  }
+  Value cols = taps[0];
+  if (T > 1) {
+    auto c = im.make<ConcatOp>(n, Importer::tensorType({N, C, T, P}, q.i32()),
+                               taps, im.b.getI64IntegerAttr(2));
+    if (failed(c))
+      return failure();
+    cols = *c;
+  }
+  const int64_t K = Cg * T;
+  SmallVector<int64_t> colShape, wShape, yShape;
+  if (N != 1)
+    colShape.push_back(N), yShape.push_back(N);
+  if (g != 1)
+    colShape.push_back(g), wShape.push_back(g), yShape.push_back(g);
+  colShape.append({K, P});
+  wShape.append({M / g, K});
+  yShape.append({M / g, P});
+  auto c2 = q.reshape(cols, colShape);
+  auto w2 = q.reshape(w, wShape);
+  if (failed(c2) || failed(w2))
+    return failure();
+  auto y = im.make<MatMulIntegerOp>(n, Importer::tensorType(yShape, q.i32()),
+                                    *w2, *c2);
+  if (failed(y))
+    return failure();
+  return setOut(n, q.reshape(*y, *out));
+}
+
 } // namespace
 
 void registerQuantHandlers(OpTable &t) {
@@ -392,6 +549,7 @@ void registerQuantHandlers(OpTable &t) {
   t.add("QuantizeLinear", quantizeLinear, kF32, 10);
   t.add("DynamicQuantizeLinear", dynamicQuantizeLinear, kF32, 11);
   t.add("MatMulInteger", matMulInteger, kI32, 10);
+  t.add("ConvInteger", convInteger, kI32, 10);
 }
 
 } // namespace importer
