@@ -125,7 +125,15 @@ bool readNpy(const std::string &path, Tensor &out, std::string &err) {
   std::string descr = field("'descr'"), order = field("'fortran_order'"),
               shape = field("'shape'");
   ElemType et;
-  if (descr == "<f4")
+  // 8- and 16-bit integers are widened to int32 (the type Plumb holds them
+  // in, docs/determinism.md "Narrow integers"), exactly.
+  int narrow = 0; // bytes per narrow element
+  bool narrowSigned = false;
+  if (descr == "|u1" || descr == "|i1" || descr == "<u2" || descr == "<i2") {
+    et = ElemType::I32;
+    narrow = descr[2] == '1' ? 1 : 2;
+    narrowSigned = descr[1] == 'i';
+  } else if (descr == "<f4")
     et = ElemType::F32;
   else if (descr == "<i8")
     et = ElemType::I64;
@@ -134,7 +142,9 @@ bool readNpy(const std::string &path, Tensor &out, std::string &err) {
   else if (descr == "|b1")
     et = ElemType::Bool;
   else
-    return bad("dtype '" + descr + "' (float32, int64, int32, bool supported)");
+    return bad("dtype '" + descr +
+               "' (float32, int64, int32, bool supported; "
+               "uint8, int8, uint16 and int16 are read as int32)");
   if (order.find("True") != std::string::npos)
     return bad("Fortran order");
   std::vector<int64_t> dims;
@@ -172,12 +182,30 @@ bool readNpy(const std::string &path, Tensor &out, std::string &err) {
     return bad("shape (" + shape + ") has more than 2^40 elements");
   if (empty)
     count = 0;
-  uint64_t bytes = uint64_t(count) * exec::elemSize(et);
+  uint64_t bytes = uint64_t(count) * (narrow ? narrow : exec::elemSize(et));
   uint64_t have = size - off - hlen;
   if (have != bytes)
     return bad("data has " + std::to_string(have) +
                " bytes, the shape needs " + std::to_string(bytes));
   out = Tensor::make(et, dims);
+  if (narrow) {
+    std::vector<unsigned char> raw(bytes);
+    if (bytes &&
+        !f.read(reinterpret_cast<char *>(raw.data()), std::streamsize(bytes)))
+      return bad("cannot read its " + std::to_string(bytes) + " bytes of data");
+    auto *dst = static_cast<int32_t *>(out.raw());
+    for (int64_t i = 0; i < count; ++i) {
+      uint32_t u = raw[narrow * i];
+      if (narrow == 2)
+        u |= uint32_t(raw[2 * i + 1]) << 8;
+      int32_t v = int32_t(u);
+      if (narrowSigned)
+        v = narrow == 1 ? int32_t(int8_t(uint8_t(u)))
+                        : int32_t(int16_t(uint16_t(u)));
+      dst[i] = v;
+    }
+    return true;
+  }
   if (bytes && !f.read(static_cast<char *>(out.raw()), std::streamsize(bytes)))
     return bad("cannot read its " + std::to_string(bytes) + " bytes of data");
   return true;

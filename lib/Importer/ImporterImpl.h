@@ -292,6 +292,18 @@ inline mlir::RankedTensorType withShape(mlir::Value v,
   return Importer::tensorType(shape, Importer::eltOf(v));
 }
 
+/// The window of a sliding-window op (Conv, ConvInteger, the pools): its
+/// kernel_shape, strides, dilations and explicit pads (begins then ends,
+/// `auto_pad` resolved against the input shape `in`, rank >= 3). The kernel
+/// defaults to `kernelFromWeight` when given (OnnxOpsNN.cpp).
+struct Window {
+  llvm::SmallVector<int64_t> kernel, strides, dilations, pads;
+};
+mlir::FailureOr<Window>
+window(Importer &im, NodeCtx &n, llvm::ArrayRef<int64_t> in,
+       std::optional<llvm::ArrayRef<int64_t>> kernelFromWeight,
+       bool allowDilations);
+
 /// `v` reshaped to `shape` (row-major, the same elements); `v` itself when it
 /// has that shape already.
 inline mlir::FailureOr<mlir::Value> reshapeOrSame(Importer &im, NodeCtx &n,

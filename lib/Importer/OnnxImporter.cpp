@@ -772,6 +772,7 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
     initNames.insert(init.name());
   SmallVector<Type> argTypes;
   SmallVector<const onnx::ValueInfoProto *> args;
+  SmallVector<int32_t> argNarrow; // the ONNX type of a narrow input, else 0
   for (const auto &in : g.input()) {
     if (initNames.count(in.name()))
       continue;
@@ -781,13 +782,21 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
     }
     DType dt;
     int32_t et = in.type().tensor_type().elem_type();
-    if (!dtypeFromOnnx(et, dt)) {
-      err = {"input '" + in.name() + "' has element type " +
-                 onnxTypeName(et) +
-                 ", which Plumb does not support (float, int64, int32, bool)",
+    // An 8- or 16-bit integer input is an int32 argument holding its values
+    // (docs/determinism.md, "Narrow integers"), as constants are.
+    bool narrow =
+        et == onnx::TensorProto::UINT8 || et == onnx::TensorProto::INT8 ||
+        et == onnx::TensorProto::UINT16 || et == onnx::TensorProto::INT16;
+    if (narrow) {
+      dt = DType::I32;
+    } else if (!dtypeFromOnnx(et, dt)) {
+      err = {"input '" + in.name() + "' has element type " + onnxTypeName(et) +
+                 ", which Plumb does not support (float, int64, int32, bool; "
+                 "uint8, int8, uint16 and int16 as int32)",
              1};
       return nullptr;
     }
+    argNarrow.push_back(narrow ? et : 0);
     std::vector<int64_t> shape;
     if (!resolveInputShape(in, options.bindings, options.limits, shape, err))
       return nullptr;
@@ -821,11 +830,14 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
     const std::string &name = args[i]->name();
     func.setArgAttr(i, "plumb.name", b.getStringAttr(name));
     top.values[name] = entry->getArgument(i);
+    if (argNarrow[i])
+      narrowTypes[entry->getArgument(i)] = argNarrow[i];
     auto bound = options.bindings.inputValues.find(name);
     if (bound != options.bindings.inputValues.end()) {
       auto type = cast<RankedTensorType>(argTypes[i]);
-      DType dt;
-      dtypeFromOnnx(args[i]->type().tensor_type().elem_type(), dt);
+      DType dt = DType::I32;
+      if (!argNarrow[i])
+        dtypeFromOnnx(args[i]->type().tensor_type().elem_type(), dt);
       TensorValue tv;
       if (!convertInputValue(name, bound->second, dt,
                              std::vector<int64_t>(type.getShape().begin(),

@@ -16,6 +16,61 @@ using namespace mlir;
 namespace plumb {
 namespace importer {
 
+/// The window of a sliding-window op (declared in ImporterImpl.h).
+FailureOr<Window> window(Importer &im, NodeCtx &n, ArrayRef<int64_t> in,
+                         std::optional<ArrayRef<int64_t>> kernelFromWeight,
+                         bool allowDilations) {
+  size_t spatial = in.size() - 2;
+  Window w;
+  std::optional<SmallVector<int64_t>> kdef;
+  if (kernelFromWeight)
+    kdef = SmallVector<int64_t>(kernelFromWeight->begin(),
+                                kernelFromWeight->end());
+  auto k = im.attrInts(n, "kernel_shape", kdef);
+  auto st = im.attrInts(n, "strides", SmallVector<int64_t>(spatial, 1));
+  auto dl = im.attrInts(n, "dilations", SmallVector<int64_t>(spatial, 1));
+  auto pd = im.attrInts(n, "pads", SmallVector<int64_t>(2 * spatial, 0));
+  auto ap = im.attrString(n, "auto_pad", std::string("NOTSET"));
+  if (failed(k) || failed(st) || failed(dl) || failed(pd) || failed(ap))
+    return failure();
+  w.kernel = *k, w.strides = *st, w.dilations = *dl, w.pads = *pd;
+  if (w.kernel.size() != spatial)
+    return im.error(n) << "kernel_shape has " << w.kernel.size()
+                       << " values for " << spatial << " spatial dimensions";
+  if (w.strides.size() != spatial || w.dilations.size() != spatial)
+    return im.error(n) << "strides and dilations need " << spatial << " values";
+  if (!allowDilations &&
+      llvm::any_of(w.dilations, [](int64_t d) { return d != 1; }))
+    return im.error(n) << "dilations are not supported here";
+  for (int64_t s : w.strides)
+    if (s < 1)
+      return im.error(n) << "strides must be >= 1";
+  for (int64_t d : w.dilations)
+    if (d < 1)
+      return im.error(n) << "dilations must be >= 1";
+  if (*ap == "NOTSET") {
+    if (w.pads.size() != 2 * spatial)
+      return im.error(n) << "pads has " << w.pads.size() << " values, expected "
+                         << 2 * spatial;
+  } else if (*ap == "VALID") {
+    w.pads.assign(2 * spatial, 0);
+  } else if (*ap == "SAME_UPPER" || *ap == "SAME_LOWER") {
+    w.pads.assign(2 * spatial, 0);
+    for (size_t i = 0; i < spatial; ++i) {
+      int64_t out = (in[2 + i] + w.strides[i] - 1) / w.strides[i];
+      int64_t total = std::max<int64_t>(
+          0, (out - 1) * w.strides[i] + (w.kernel[i] - 1) * w.dilations[i] + 1 -
+                 in[2 + i]);
+      int64_t small = total / 2, big = total - small;
+      w.pads[i] = *ap == "SAME_UPPER" ? small : big;
+      w.pads[spatial + i] = *ap == "SAME_UPPER" ? big : small;
+    }
+  } else {
+    return im.error(n) << "auto_pad '" << *ap << "' is not valid";
+  }
+  return w;
+}
+
 namespace {
 
 using Shape = shapes::Shape;
@@ -70,66 +125,6 @@ LogicalResult gemm(Importer &im, NodeCtx &n) {
                                    im.b.getF32FloatAttr(*beta),
                                    im.b.getBoolAttr(*ta), im.b.getBoolAttr(*tb),
                                    TreeAttr()));
-}
-
-/// Reads strides/dilations/pads/auto_pad of a sliding-window op and returns
-/// explicit pads (begins then ends).
-struct Window {
-  SmallVector<int64_t> kernel, strides, dilations, pads;
-};
-
-FailureOr<Window> window(Importer &im, NodeCtx &n, ArrayRef<int64_t> in,
-                         std::optional<ArrayRef<int64_t>> kernelFromWeight,
-                         bool allowDilations) {
-  size_t spatial = in.size() - 2;
-  Window w;
-  std::optional<SmallVector<int64_t>> kdef;
-  if (kernelFromWeight)
-    kdef = SmallVector<int64_t>(kernelFromWeight->begin(),
-                                kernelFromWeight->end());
-  auto k = im.attrInts(n, "kernel_shape", kdef);
-  auto st = im.attrInts(n, "strides", SmallVector<int64_t>(spatial, 1));
-  auto dl = im.attrInts(n, "dilations", SmallVector<int64_t>(spatial, 1));
-  auto pd = im.attrInts(n, "pads", SmallVector<int64_t>(2 * spatial, 0));
-  auto ap = im.attrString(n, "auto_pad", std::string("NOTSET"));
-  if (failed(k) || failed(st) || failed(dl) || failed(pd) || failed(ap))
-    return failure();
-  w.kernel = *k, w.strides = *st, w.dilations = *dl, w.pads = *pd;
-  if (w.kernel.size() != spatial)
-    return im.error(n) << "kernel_shape has " << w.kernel.size()
-                       << " values for " << spatial << " spatial dimensions";
-  if (w.strides.size() != spatial || w.dilations.size() != spatial)
-    return im.error(n) << "strides and dilations need " << spatial
-                       << " values";
-  if (!allowDilations && llvm::any_of(w.dilations, [](int64_t d) { return d != 1; }))
-    return im.error(n) << "dilations are not supported here";
-  for (int64_t s : w.strides)
-    if (s < 1)
-      return im.error(n) << "strides must be >= 1";
-  for (int64_t d : w.dilations)
-    if (d < 1)
-      return im.error(n) << "dilations must be >= 1";
-  if (*ap == "NOTSET") {
-    if (w.pads.size() != 2 * spatial)
-      return im.error(n) << "pads has " << w.pads.size() << " values, expected "
-                         << 2 * spatial;
-  } else if (*ap == "VALID") {
-    w.pads.assign(2 * spatial, 0);
-  } else if (*ap == "SAME_UPPER" || *ap == "SAME_LOWER") {
-    w.pads.assign(2 * spatial, 0);
-    for (size_t i = 0; i < spatial; ++i) {
-      int64_t out = (in[2 + i] + w.strides[i] - 1) / w.strides[i];
-      int64_t total = std::max<int64_t>(
-          0, (out - 1) * w.strides[i] + (w.kernel[i] - 1) * w.dilations[i] + 1 -
-                 in[2 + i]);
-      int64_t small = total / 2, big = total - small;
-      w.pads[i] = *ap == "SAME_UPPER" ? small : big;
-      w.pads[spatial + i] = *ap == "SAME_UPPER" ? big : small;
-    }
-  } else {
-    return im.error(n) << "auto_pad '" << *ap << "' is not valid";
-  }
-  return w;
 }
 
 LogicalResult conv(Importer &im, NodeCtx &n) {

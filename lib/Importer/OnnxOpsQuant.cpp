@@ -1,10 +1,11 @@
 //===- lib/Importer/OnnxOpsQuant.cpp - ONNX operators: quantization -------===//
 //
 // Part of Plumb. Linear quantization: QuantizeLinear, DequantizeLinear,
-// DynamicQuantizeLinear and MatMulInteger, composed from plumb ops. ONNX's
-// 8- and 16-bit integer tensors are int32 tensors here, holding their exact
-// values; the importer's narrowTypes map remembers their ONNX type
-// (docs/determinism.md, "Narrow integers"). Every step is a plumb op with its
+// DynamicQuantizeLinear, MatMulInteger, ConvInteger, QLinearMatMul and
+// QLinearConv, composed from plumb ops. ONNX's 8- and 16-bit integer
+// tensors are int32 tensors here, holding their exact values; the importer's
+// narrowTypes map remembers their ONNX type (docs/determinism.md, "Narrow
+// integers"). Every step is a plumb op with its
 // own contract, so the sequence below is the whole definition:
 //
 //   dequantize(x, s, z) = f32(x - z) * s            (x - z exact in int32)
@@ -385,6 +386,346 @@ LogicalResult matMulInteger(Importer &im, NodeCtx &n) {
                         n, Importer::tensorType(*s, q.i32()), ab[0], ab[1]));
 }
 
+/// The number of elements of a static shape.
+int64_t elements(ArrayRef<int64_t> s) {
+  int64_t c = 1;
+  for (int64_t d : s)
+    c *= d;
+  return c;
+}
+
+/// ConvInteger (opset 10): y[n, m, o] = the exact int32 sum over the window
+/// of (x - x_zero_point) * (w[m] - w_zero_point[m]), Conv's geometry
+/// (auto_pad, pads, strides, dilations, group; any number of spatial
+/// dimensions). ONNX pads x with x_zero_point, so a padded position adds 0.
+/// Composed as im2col and one plumb.matmul_integer (exact in any order):
+///   xd   = pad(x - xz, 0)             [N, C, padded...]
+///   tap k (row-major over the kernel): the slice of xd from k * dilation
+///        with step stride, [N, C, out...], reshaped to [N, C, 1, P]
+///        (P = prod(out))
+///   cols = concat of the T taps        [N, C, T, P] = [N, g, Cg*T, P]
+///   wd   = (w - wz) reshaped to        [g, M/g, Cg*T]
+///   y    = matmul_integer(wd, cols)    [N, g, M/g, P] = [N, M, out...]
+/// (the group and batch dimensions are left out of the matmul when 1).
+FailureOr<Value> convIntegerAcc(Importer &im, NodeCtx &n, Value x, Value w,
+                                Value xz, Value wz) {
+  if (failed(requireInt32(im, n, x, "x")) ||
+      failed(requireInt32(im, n, w, "w")))
+    return failure();
+  Q q{im, n};
+  ArrayRef<int64_t> xs = Q::shape(x), ws = Q::shape(w);
+  if (xs.size() < 3 || ws.size() != xs.size())
+    return im.error(n) << "input " << shapes::str(xs) << " and weight "
+                       << shapes::str(ws) << " must have equal rank >= 3";
+  auto win = window(im, n, xs, ws.drop_front(2), true);
+  auto group = im.attrInt(n, "group", 1);
+  if (failed(win) || failed(group))
+    return failure();
+  if (ArrayRef<int64_t>(win->kernel) != ws.drop_front(2))
+    return im.error(n) << "kernel_shape " << shapes::str(win->kernel)
+                       << " differs from the weight's "
+                       << shapes::str(ws.drop_front(2));
+  auto out = shapes::conv(xs, ws, std::nullopt, win->strides, win->pads,
+                          win->dilations, *group, im.emitter(n));
+  if (failed(out))
+    return failure();
+  const int64_t N = xs[0], C = xs[1], M = ws[0], g = *group, Cg = C / g;
+  const size_t sd = xs.size() - 2;
+
+  if (Value z = xz) {
+    if (failed(requireInt32(im, n, z, "x_zero_point")))
+      return failure();
+    if (elements(Q::shape(z)) != 1)
+      return im.error(n) << "'x_zero_point' has shape "
+                         << shapes::str(Q::shape(z)) << "; " << n.opType()
+                         << "'s input zero point is one value";
+    auto zr = q.reshape(z, {});
+    auto d = failed(zr) ? FailureOr<Value>(failure()) : q.bin<SubOp>(x, *zr);
+    if (failed(d))
+      return failure();
+    x = *d;
+  }
+  if (Value z = wz) {
+    if (failed(requireInt32(im, n, z, "w_zero_point")))
+      return failure();
+    ArrayRef<int64_t> zs = Q::shape(z);
+    SmallVector<int64_t> along(ws.size(), 1);
+    if (elements(zs) == 1)
+      along.clear();
+    else if (zs.size() == 1 && zs[0] == M)
+      along[0] = M;
+    else
+      return im.error(n) << "'w_zero_point' has shape " << shapes::str(zs)
+                         << "; it must be one value or one per output "
+                         << "channel (" << M << ")";
+    auto zr = q.reshape(z, along);
+    auto d = failed(zr) ? FailureOr<Value>(failure()) : q.bin<SubOp>(w, *zr);
+    if (failed(d))
+      return failure();
+    w = *d;
+  }
+
+  // Pad with 0 (the zero point, once subtracted).
+  if (llvm::any_of(win->pads, [](int64_t p) { return p != 0; })) {
+    SmallVector<int64_t> pads(2 * xs.size(), 0), ps(xs);
+    for (size_t i = 0; i < sd; ++i) {
+      pads[2 + i] = win->pads[i];
+      pads[xs.size() + 2 + i] = win->pads[sd + i];
+      ps[2 + i] += win->pads[i] + win->pads[sd + i];
+    }
+    auto p = im.make<PadOp>(n, Importer::tensorType(ps, q.i32()), x,
+                            im.b.getDenseI64ArrayAttr(pads),
+                            im.b.getStringAttr("constant"),
+                            im.b.getI32IntegerAttr(0));
+    if (failed(p))
+      return failure();
+    x = *p;
+  }
+
+  // One strided slice per kernel tap, in row-major tap order.
+  const int64_t T = elements(win->kernel),
+                P = elements(ArrayRef(*out).drop_front(2));
+  SmallVector<int64_t> sliceShape{N, C};
+  sliceShape.append(out->begin() + 2, out->end());
+  SmallVector<int64_t> steps{1, 1};
+  steps.append(win->strides.begin(), win->strides.end());
+  SmallVector<Value> taps;
+  SmallVector<int64_t> k(sd, 0);
+  for (int64_t t = 0; t < T; ++t) {
+    SmallVector<int64_t> starts{0, 0};
+    for (size_t i = 0; i < sd; ++i)
+      starts.push_back(k[i] * win->dilations[i]);
+    Value tap = x;
+    if (Q::shape(x) != ArrayRef<int64_t>(sliceShape) ||
+        llvm::any_of(starts, [](int64_t s) { return s != 0; })) {
+      auto s = im.make<SliceOp>(n, Importer::tensorType(sliceShape, q.i32()), x,
+                                im.b.getDenseI64ArrayAttr(starts),
+                                im.b.getDenseI64ArrayAttr(steps));
+      if (failed(s))
+        return failure();
+      tap = *s;
+    }
+    auto r = q.reshape(tap, {N, C, 1, P});
+    if (failed(r))
+      return failure();
+    taps.push_back(*r);
+    for (size_t i = sd; i-- > 0;) { // next tap, last dimension fastest
+      if (++k[i] < win->kernel[i])
+        break;
+      k[i] = 0;
+    }
+  }
+  Value cols = taps[0];
+  if (T > 1) {
+    auto c = im.make<ConcatOp>(n, Importer::tensorType({N, C, T, P}, q.i32()),
+                               taps, im.b.getI64IntegerAttr(2));
+    if (failed(c))
+      return failure();
+    cols = *c;
+  }
+  const int64_t K = Cg * T;
+  SmallVector<int64_t> colShape, wShape, yShape;
+  if (N != 1)
+    colShape.push_back(N), yShape.push_back(N);
+  if (g != 1)
+    colShape.push_back(g), wShape.push_back(g), yShape.push_back(g);
+  colShape.append({K, P});
+  wShape.append({M / g, K});
+  yShape.append({M / g, P});
+  auto c2 = q.reshape(cols, colShape);
+  auto w2 = q.reshape(w, wShape);
+  if (failed(c2) || failed(w2))
+    return failure();
+  auto y = im.make<MatMulIntegerOp>(n, Importer::tensorType(yShape, q.i32()),
+                                    *w2, *c2);
+  if (failed(y))
+    return failure();
+  return q.reshape(*y, *out);
+}
+
+LogicalResult convInteger(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 4)))
+    return failure();
+  return setOut(n, convIntegerAcc(im, n, n.in(0), n.in(1), n.in(2), n.in(3)));
+}
+
+/// A float32 scale input, checked.
+LogicalResult requireF32(Importer &im, NodeCtx &n, Value v, StringRef what) {
+  if (!Importer::eltOf(v).isF32())
+    return im.error(n) << "'" << what << "' must be float32, got "
+                       << Importer::eltOf(v);
+  return success();
+}
+
+/// The requantization of QLinearMatMul and QLinearConv, ONNX Runtime's
+/// (MlasRequantizeOutput) in float32:
+///   s = (a_scale * b_scale) / y_scale               (f32 mul, f32 div)
+///   y = int32(rne(clamp(f32(acc) * s, qmin - yz, qmax - yz))) + yz
+/// f32(acc) rounds to nearest even (exact for |acc| <= 2^24); the scales and
+/// yz are already shaped to broadcast against acc.
+FailureOr<Value> requantize(Importer &im, NodeCtx &n, Value acc, Value as,
+                            Value bs, Value ys, Value yz) {
+  Q q{im, n};
+  int32_t t = im.narrowType(yz);
+  std::optional<QRange> r = rangeOf(t);
+  if (!r || !Importer::eltOf(yz).isInteger(32))
+    return im.error(n) << "'y_zero_point' must be a uint8, int8, uint16 or "
+                       << "int16 tensor, got " << Importer::eltOf(yz);
+  auto ab = q.bin<MulOp>(as, bs);
+  if (failed(ab))
+    return failure();
+  auto s = q.bin<DivOp>(*ab, ys);
+  auto f = q.cast(acc, q.f32());
+  auto zf = q.cast(yz, q.f32());
+  if (failed(s) || failed(f) || failed(zf))
+    return failure();
+  auto v = q.bin<MulOp>(*f, *s);
+  auto lo = q.bin<SubOp>(q.scalarF(float(r->lo)), *zf);
+  auto hi = q.bin<SubOp>(q.scalarF(float(r->hi)), *zf);
+  if (failed(v) || failed(lo) || failed(hi))
+    return failure();
+  auto y = saturateRound(q, *v, *lo, *hi, yz);
+  if (failed(y))
+    return failure();
+  if (Importer::shapeOf(*y) != Importer::shapeOf(acc))
+    return im.error(n) << "the scales and zero points broadcast the result "
+                       << shapes::str(Importer::shapeOf(acc)) << " to "
+                       << shapes::str(Importer::shapeOf(*y));
+  im.narrowTypes[*y] = t;
+  return y;
+}
+
+/// Scale or zero point `v` of QLinearConv: one value (a scalar), or, where
+/// `perChannel`, one per output channel (shaped [M, 1, ...] to broadcast
+/// against the [N, M, ...] result of rank `rank`).
+FailureOr<Value> convParam(Importer &im, NodeCtx &n, Value v, StringRef what,
+                           bool perChannel, int64_t M, size_t rank) {
+  Q q{im, n};
+  ArrayRef<int64_t> vs = Q::shape(v);
+  if (elements(vs) == 1)
+    return q.reshape(v, {});
+  if (perChannel && vs.size() == 1 && vs[0] == M) {
+    SmallVector<int64_t> s(rank - 1, 1);
+    s[0] = M;
+    return q.reshape(v, s);
+  }
+  return im.error(n) << "'" << what << "' has shape " << shapes::str(vs)
+                     << (perChannel ? "; it must be one value or one per "
+                                      "output channel ("
+                                    : "; it must be one value (")
+                     << M << " channels)";
+}
+
+/// QLinearConv (opset 10): ConvInteger's exact int32 sum, plus the int32
+/// bias B, requantized (see requantize). The scales are per tensor, w_scale
+/// and w_zero_point may be per output channel.
+LogicalResult qlinearConv(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 8, 9)))
+    return failure();
+  for (int i : {1, 4, 6})
+    if (failed(requireF32(im, n, n.in(i),
+                          i == 1   ? "x_scale"
+                          : i == 4 ? "w_scale"
+                                   : "y_scale")))
+      return failure();
+  Q q{im, n};
+  auto acc = convIntegerAcc(im, n, n.in(0), n.in(3), n.in(2), n.in(5));
+  if (failed(acc))
+    return failure();
+  int64_t M = Q::shape(n.in(3))[0];
+  size_t rank = Q::shape(*acc).size();
+  Value sum = *acc;
+  if (Value bias = n.in(8)) {
+    if (failed(requireInt32(im, n, bias, "B")))
+      return failure();
+    ArrayRef<int64_t> bsh = Q::shape(bias);
+    if (bsh.size() != 1 || bsh[0] != M)
+      return im.error(n) << "'B' has shape " << shapes::str(bsh)
+                         << "; it must have one value per output channel (" << M
+                         << ")";
+    SmallVector<int64_t> s(rank - 1, 1);
+    s[0] = M;
+    auto b = q.reshape(bias, s);
+    auto a = failed(b) ? FailureOr<Value>(failure()) : q.bin<AddOp>(sum, *b);
+    if (failed(a))
+      return failure();
+    sum = *a;
+  }
+  auto xs = convParam(im, n, n.in(1), "x_scale", false, M, rank);
+  auto ws = convParam(im, n, n.in(4), "w_scale", true, M, rank);
+  auto ys = convParam(im, n, n.in(6), "y_scale", false, M, rank);
+  auto yz = convParam(im, n, n.in(7), "y_zero_point", false, M, rank);
+  if (failed(xs) || failed(ws) || failed(ys) || failed(yz))
+    return failure();
+  if (n.in(7) != *yz)
+    im.narrowTypes[*yz] = im.narrowType(n.in(7));
+  return setOut(n, requantize(im, n, sum, *xs, *ws, *ys, *yz));
+}
+
+/// Scale or zero point `v` of QLinearMatMul's operand `i` (0: a, per row;
+/// 1: b, per column; 2: y, per column), shaped to broadcast against `x`
+/// (the operand, or the result for y).
+FailureOr<Value> matmulParam(Importer &im, NodeCtx &n, Value v, Value x, int i,
+                             StringRef what) {
+  Q q{im, n};
+  ArrayRef<int64_t> vs = Q::shape(v), xs = Q::shape(x);
+  if (elements(vs) == 1)
+    return q.reshape(v, {});
+  if (vs.size() == 1 && i == 0 && xs.size() >= 2 && vs[0] == xs[xs.size() - 2])
+    return q.reshape(v, {vs[0], 1}); // per row of a
+  if (vs.size() == 1 && i > 0 && !xs.empty() && vs[0] == xs.back())
+    return v; // per column
+  if (vs.size() >= 2 && vs.size() <= xs.size() && shapes::broadcastsTo(vs, xs))
+    return v;
+  return im.error(n) << "'" << what << "' has shape " << shapes::str(vs)
+                     << "; it must be one value or per "
+                     << (i == 0 ? "row of " : "column of ") << shapes::str(xs);
+}
+
+/// QLinearMatMul (opsets 10, 21): matmul_integer(a - a_zero_point,
+/// b - b_zero_point) requantized (see requantize); a's scale and zero point
+/// per tensor or per row, b's and y's per tensor or per column.
+LogicalResult qlinearMatMul(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 8, 8)))
+    return failure();
+  for (int i : {1, 4, 6})
+    if (failed(requireF32(im, n, n.in(i),
+                          i == 1   ? "a_scale"
+                          : i == 4 ? "b_scale"
+                                   : "y_scale")))
+      return failure();
+  Q q{im, n};
+  Value ab[2];
+  const char *names[2][2] = {{"a", "a_zero_point"}, {"b", "b_zero_point"}};
+  for (int i = 0; i < 2; ++i) {
+    Value v = n.in(3 * i), z = n.in(3 * i + 2);
+    if (failed(requireInt32(im, n, v, names[i][0])) ||
+        failed(requireInt32(im, n, z, names[i][1])))
+      return failure();
+    auto zr = matmulParam(im, n, z, v, i, names[i][1]);
+    auto d = failed(zr) ? FailureOr<Value>(failure()) : q.bin<SubOp>(v, *zr);
+    if (failed(d))
+      return failure();
+    ab[i] = *d;
+  }
+  auto s = shapes::matmul(Q::shape(ab[0]), Q::shape(ab[1]), im.emitter(n));
+  if (failed(s))
+    return failure();
+  auto acc = im.make<MatMulIntegerOp>(n, Importer::tensorType(*s, q.i32()),
+                                      ab[0], ab[1]);
+  if (failed(acc))
+    return failure();
+  auto as = matmulParam(im, n, n.in(1), n.in(0), 0, "a_scale");
+  auto bs = matmulParam(im, n, n.in(4), n.in(3), 1, "b_scale");
+  auto ys = matmulParam(im, n, n.in(6), *acc, 2, "y_scale");
+  auto yz = matmulParam(im, n, n.in(7), *acc, 2, "y_zero_point");
+  if (failed(as) || failed(bs) || failed(ys) || failed(yz))
+    return failure();
+  if (n.in(7) != *yz)
+    im.narrowTypes[*yz] = im.narrowType(n.in(7));
+  return setOut(n, requantize(im, n, *acc, *as, *bs, *ys, *yz));
+}
+
 } // namespace
 
 void registerQuantHandlers(OpTable &t) {
@@ -392,6 +733,9 @@ void registerQuantHandlers(OpTable &t) {
   t.add("QuantizeLinear", quantizeLinear, kF32, 10);
   t.add("DynamicQuantizeLinear", dynamicQuantizeLinear, kF32, 11);
   t.add("MatMulInteger", matMulInteger, kI32, 10);
+  t.add("ConvInteger", convInteger, kI32, 10);
+  t.add("QLinearConv", qlinearConv, kI32, 10);
+  t.add("QLinearMatMul", qlinearMatMul, kI32, 10);
 }
 
 } // namespace importer
