@@ -55,6 +55,8 @@ public:
 private:
   /// The pointer expression of a value as a kernel operand.
   std::string ptr(Value v) const {
+    if (auto o = cachedConstants.find(v); o != cachedConstants.end())
+      return o->second;
     const ValueInfo &info = plan.info(v);
     switch (info.storage.kind) {
     case StorageKind::Input:
@@ -94,6 +96,9 @@ private:
   bool emitIf(IfOp op, int64_t node, std::string &out, std::string &err);
   bool emitFused(FusedOp op, int64_t node, std::string &out, std::string &err);
   bool emitMatMulBias(MatMulOp mm, Operation *add, std::string &out);
+  bool emitCachedTranspose(TransposeOp t, int64_t node, std::string &out, std::string &err);
+  /// Values held in a buffer of their own across runs (ptr() expressions).
+  llvm::DenseMap<Value, std::string> cachedConstants;
   KernelCallContext context(Operation *op, int64_t node);
 
   const ModelPlan &plan;
@@ -256,6 +261,47 @@ bool CppWriter::emitMatMulBias(MatMulOp mm, Operation *add, std::string &out) {
   return true;
 }
 
+/// A transpose of a weight (the tied LM head of GPT-2-style models, [V, D]
+/// -> [D, V]) computes the same bits on every run: it is computed once into
+/// a buffer kept across runs (recomputed when the weights buffer changes,
+/// as the packed GEMV weights are), and its users and the trace hook read
+/// that buffer. Only when every user reads the value into results of its
+/// own (none computes in place or aliases it). Returns false, with err
+/// empty, when the node is not such a transpose.
+bool CppWriter::emitCachedTranspose(TransposeOp t, int64_t node, std::string &out,
+                                    std::string &err) {
+  Value in = t.getInput(), r = t.getResult();
+  auto rt = dyn_cast<RankedTensorType>(r.getType());
+  if (!rt || !rt.hasStaticShape() || !rt.getElementType().isF32() ||
+      plan.info(in).storage.kind != StorageKind::Weight ||
+      plan.info(r).storage.kind != StorageKind::Arena || rt.getNumElements() < 4096)
+    return false;
+  const std::string own = ptr(r);
+  for (Operation *user : r.getUsers()) {
+    if (!isa<MatMulOp, GemmOp>(user))
+      return false;
+    for (Value o : user->getResults())
+      if (ptr(o) == own)
+        return false;
+  }
+  const std::string name = "cached_" + std::to_string(node);
+  const int64_t bytes = (rt.getNumElements() * 4 + 63) / 64 * 64;
+  cachedConstants[r] = "((char *)" + name + ".data)";
+  KernelCallContext ctx = context(t, node);
+  std::string call;
+  if (!emitHostKernelCall(ctx, t, call, err))
+    return false;
+  out += "  static PackedWeights " + name + ";\n";
+  out += "  if (" + name + ".from != (const void *)W) {\n";
+  out += "    free(" + name + ".data);\n    " + name + ".from = nullptr;\n";
+  out += "    " + name + ".data = (float *)aligned_alloc(64, " + std::to_string(bytes) + ");\n";
+  out += "    if (!" + name + ".data)\n      return failText(err, err_len, \"cannot allocate a "
+         "cached constant\");\n";
+  out += "  " + call;
+  out += "    " + name + ".from = (const void *)W;\n  }\n";
+  return true;
+}
+
 KernelCallContext CppWriter::context(Operation *op, int64_t node) {
   std::string opName = op->getName().getStringRef().str();
   KernelCallContext ctx{plan, pool, [this](Value v) { return ptr(v); }, "A",
@@ -277,6 +323,13 @@ bool CppWriter::emitOp(Operation *op, int64_t node, std::string &out,
     return emitIf(i, node, out, err);
   if (auto f = dyn_cast<FusedOp>(op))
     return emitFused(f, node, out, err);
+  if (auto t = dyn_cast<TransposeOp>(op)) {
+    bool done = false;
+    if (!(done = emitCachedTranspose(t, node, out, err)) && !err.empty())
+      return false;
+    if (done)
+      return true;
+  }
   KernelCallContext ctx = context(op, node);
   return emitHostKernelCall(ctx, op, out, err);
 }
