@@ -267,8 +267,9 @@ void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
   // B slivers are packed on the fly by the task that uses them (still hot in
   // cache for the microkernel); only when several M blocks reuse every
   // sliver is B packed once up front, in parallel.
-  const bool prepack = numMB > 2;
-  float *bp = nullptr;
+  const bool given = bpk.all && bpk.allNr == nr && bpk.allK == K;
+  const bool prepack = !given && numMB > 2;
+  float *bp = given ? const_cast<float *>(bpk.all) : nullptr;
   if (prepack) {
     bp = tlsPackBAll.get(numSlivers * sliverFloats);
     const int64_t packGrain =
@@ -299,7 +300,7 @@ void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
     float *tile = tlsTile.get(static_cast<int64_t>(mr) * nr);
     float *work = tlsWork.get(std::max<int64_t>(workFloats, 1));
     float *ap = tlsPackA.get(mc * std::max<int64_t>(K, 1));
-    float *bsl = prepack ? nullptr : tlsPackB.get(sliverFloats);
+    float *bsl = (prepack || given) ? nullptr : tlsPackB.get(sliverFloats);
     int64_t packedMB = -1;
     for (int64_t task = lo; task < hi; ++task) {
       const int64_t mb = task / numNG, ng = task % numNG;
@@ -316,7 +317,7 @@ void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
       for (int64_t s = s0; s < s1; ++s) {
         const int64_t n0 = s * nr, cols = std::min<int64_t>(nr, N - n0);
         const float *b;
-        if (prepack) {
+        if (prepack || given) {
           b = bp + s * sliverFloats;
         } else {
           bpk.fn(bpk.ctx, n0, cols, K, nr, bsl);
@@ -419,6 +420,56 @@ void plumb_rt_gemm_set_isa(int isa) {
 }
 
 int plumb_rt_gemm_active_isa(void) { return activeKernel().isa; }
+
+/// Packed-B layout: a 64-byte header (int32 nr, int64 K at bytes 0 and 8),
+/// then every NR-column sliver as the driver packs it.
+int64_t plumb_rt_gemm_packed_b_size(int64_t N, int64_t K) {
+  const int nr = activeKernel().nr;
+  const int64_t slivers = N > 0 ? (N + nr - 1) / nr : 0;
+  return 16 + slivers * nr * std::max<int64_t>(K, 1);
+}
+
+int plumb_rt_gemm_pack_b(int64_t N, int64_t K, const float *B, int64_t b_rs,
+                         int64_t b_cs, float *packed) {
+  if (N < 0 || K < 0 || !packed || (N > 0 && K > 0 && !B))
+    return PLUMB_RT_EINVAL;
+  const int nr = activeKernel().nr;
+  char *h = reinterpret_cast<char *>(packed);
+  memset(h, 0, 64);
+  const int32_t nr32 = nr;
+  memcpy(h, &nr32, sizeof nr32);
+  memcpy(h + 8, &K, sizeof K);
+  const GemmMatrixB mb{B, b_rs, b_cs};
+  const int64_t sliverFloats = static_cast<int64_t>(nr) * std::max<int64_t>(K, 1);
+  const int64_t slivers = N > 0 ? (N + nr - 1) / nr : 0;
+  for (int64_t s = 0; s < slivers; ++s)
+    packMatrixB(&mb, s * nr, std::min<int64_t>(nr, N - s * nr), K, nr,
+                packed + 16 + s * sliverFloats);
+  return PLUMB_RT_OK;
+}
+
+void plumb_rt_gemm_strided_packed_b(int64_t M, int64_t N, int64_t K, float alpha,
+                                    const float *A, int64_t a_rs, int64_t a_cs,
+                                    const float *packed, const float *B,
+                                    int64_t b_rs, int64_t b_cs, float beta,
+                                    const float *C, int64_t c_rs, int64_t c_cs,
+                                    float *Y, int64_t ldy, int64_t block) {
+  Epilogue e{alpha, beta, C, c_rs, c_cs};
+  if (!packed || M == 1) { // one row: the GEMV paths of plumb_rt_gemm_strided
+    gemmCore(M, N, K, A, a_rs, a_cs, B, b_rs, b_cs, e, Y, ldy, block);
+    return;
+  }
+  int32_t nr = 0;
+  int64_t k = -1;
+  memcpy(&nr, packed, sizeof nr);
+  memcpy(&k, reinterpret_cast<const char *>(packed) + 8, sizeof k);
+  const GemmMatrixB mb{B, b_rs, b_cs};
+  GemmBPacker pk{packMatrixB, &mb};
+  pk.all = packed + 16;
+  pk.allNr = nr;
+  pk.allK = k;
+  gemmDriver(M, N, K, A, a_rs, a_cs, pk, e, Y, ldy, block, nullptr);
+}
 
 void plumb_rt_gemm_strided(int64_t M, int64_t N, int64_t K, float alpha,
                            const float *A, int64_t a_rs, int64_t a_cs,

@@ -70,6 +70,12 @@ struct GemmBPacker {
   void (*fn)(const void *ctx, int64_t n0, int64_t cols, int64_t K, int nr,
              float *d);
   const void *ctx;
+  /// Every sliver already packed (sliver s at all + s * nr * max(K, 1)),
+  /// valid when the active kernel's nr and this K are allNr and allK;
+  /// otherwise fn packs as usual.
+  const float *all = nullptr;
+  int allNr = 0;
+  int64_t allK = -1;
 };
 
 /// Called once for every finished row segment Y[m, n0 .. n0 + count), after

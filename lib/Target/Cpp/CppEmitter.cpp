@@ -252,6 +252,18 @@ bool CppWriter::emitMatMulBias(MatMulOp mm, Operation *add, std::string &out) {
   const std::string Y = ptr(addOp.getResult());
   if (Y == ptr(bias) || Y == ptr(mm.getLhs()) || Y == ptr(mm.getRhs()))
     return false;
+  if (plan.info(mm.getRhs()).storage.kind == StorageKind::Weight && N * K >= 4096) {
+    PackedGemmCall g;
+    g.M = rows, g.N = N, g.K = K, g.a_rs = K, g.a_cs = 1, g.b_rs = N, g.b_cs = 1;
+    g.c_rs = cRowStride, g.c_cs = 1;
+    g.A = "(const float *)" + ptr(mm.getLhs());
+    g.B = "(const float *)" + ptr(mm.getRhs());
+    g.C = "(const float *)" + ptr(bias);
+    g.Y = "(float *)" + Y;
+    g.block = block;
+    out += printPackedGemm(g, "pb");
+    return true;
+  }
   out += "  plumb_rt_gemm_strided(" + std::to_string(rows) + ", " + std::to_string(N) + ", " +
          std::to_string(K) + ", 1.0f, (const float *)" + ptr(mm.getLhs()) + ", " +
          std::to_string(K) + ", 1, (const float *)" + ptr(mm.getRhs()) + ", " +

@@ -9,6 +9,7 @@
 
 #include "dialects/Plumb/IR/PlumbOps.h"
 #include "plumb/Interpreter/Interpreter.h"
+#include "plumb/runtime/gemm.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -278,6 +279,31 @@ bool asPackedGemv(KernelCallContext &ctx, Operation *op, const KernelCall &c,
   return g.N >= 16 && g.N * g.K >= 4096;
 }
 
+} // namespace
+
+std::string printPackedGemm(const PackedGemmCall &g, const std::string &name) {
+  std::string s = "  {\n";
+  s += "    static PackedWeights " + name + ";\n";
+  s += "    if (" + name + ".from != (const void *)" + g.B + ") {\n";
+  s += "      free(" + name + ".data);\n";
+  s += "      " + name + ".from = nullptr;\n";
+  s += "      " + name + ".data = (float *)aligned_alloc(64, (size_t)((plumb_rt_gemm_packed_b_size(" +
+       str(g.N) + ", " + str(g.K) + ") * 4 + 63) / 64 * 64));\n";
+  s += "      if (!" + name + ".data)\n        return failText(err, err_len, \"cannot allocate "
+       "packed weights\");\n";
+  s += "      plumb_rt_gemm_pack_b(" + str(g.N) + ", " + str(g.K) + ", " + g.B + ", " + str(g.b_rs) +
+       ", " + str(g.b_cs) + ", " + name + ".data);\n";
+  s += "      " + name + ".from = (const void *)" + g.B + ";\n    }\n";
+  s += "    plumb_rt_gemm_strided_packed_b(" + str(g.M) + ", " + str(g.N) + ", " + str(g.K) + ", " +
+       floatLiteral(g.alpha) + ", " + g.A + ", " + str(g.a_rs) + ", " + str(g.a_cs) + ", " +
+       name + ".data, " + g.B + ", " + str(g.b_rs) + ", " + str(g.b_cs) + ", " +
+       floatLiteral(g.beta) + ", " + g.C + ", " + str(g.c_rs) + ", " + str(g.c_cs) + ", " + g.Y +
+       ", " + str(g.N) + ", " + str(g.block) + ");\n  }\n";
+  return s;
+}
+
+namespace {
+
 std::string printPackedGemv(KernelCallContext &ctx, Operation *op,
                             const KernelCall &c, const PackedGemv &g) {
   auto ptr = [&](int i) { return ctx.ptr(op->getOperand(i)); };
@@ -305,6 +331,55 @@ std::string printPackedGemv(KernelCallContext &ctx, Operation *op,
   return s;
 }
 
+/// A matmul (rank-2 weight B, at least two rows of A) or Gemm (weight B,
+/// M >= 2) as a packed-B GEMM (PackedGemmCall).
+bool asPackedGemm(KernelCallContext &ctx, Operation *op, const KernelCall &c,
+                  PackedGemmCall &g) {
+  if (ctx.prefix != "plumb_rt_")
+    return false;
+  auto isWeight = [&](const KernelArg &a) {
+    return a.kind == KernelArg::Kind::Operand &&
+           ctx.plan.info(op->getOperand(a.index)).storage.kind == StorageKind::Weight;
+  };
+  auto operand = [&](const KernelArg &a) {
+    return "(const float *)" + ctx.ptr(op->getOperand(a.index));
+  };
+  if (c.fn == "gemm" && c.args.size() == 14 && c.args[0].value >= 2 && isWeight(c.args[6]) &&
+      c.args[4].kind == KernelArg::Kind::Operand && c.args[12].kind == KernelArg::Kind::Result) {
+    g.M = c.args[0].value, g.N = c.args[1].value, g.K = c.args[2].value;
+    g.alpha = c.args[3].fvalue, g.beta = c.args[8].fvalue;
+    const bool hasC = c.args[9].kind == KernelArg::Kind::Operand;
+    std::vector<int64_t> cs = hasC ? c.args[10].ints : std::vector<int64_t>();
+    const plumb::rt::GemmStrides st = plumb::rt::gemmStrides(
+        g.M, g.N, g.K, (int)c.args[5].value, (int)c.args[7].value, hasC, cs.data(), (int)cs.size());
+    g.a_rs = st.a_rs, g.a_cs = st.a_cs, g.b_rs = st.b_rs, g.b_cs = st.b_cs;
+    g.c_rs = st.c_rs, g.c_cs = st.c_cs;
+    g.A = operand(c.args[4]), g.B = operand(c.args[6]);
+    g.C = hasC ? operand(c.args[9]) : std::string("nullptr");
+    g.Y = "(float *)" + ctx.ptr(op->getResult(c.args[12].index));
+    g.block = c.args[13].value;
+  } else if (c.fn == "matmul_f32" && c.args.size() == 8 && c.args[5].value == 2 &&
+             isWeight(c.args[3]) && c.args[0].kind == KernelArg::Kind::Operand &&
+             c.args[6].kind == KernelArg::Kind::Result) {
+    const std::vector<int64_t> &as = c.args[1].ints, &bs = c.args[4].ints;
+    if (as.size() < 2 || bs.size() != 2 || as.back() != bs[0])
+      return false;
+    int64_t rows = 1;
+    for (size_t i = 0; i + 1 < as.size(); ++i)
+      rows *= as[i];
+    if (rows < 2)
+      return false;
+    g.M = rows, g.N = bs[1], g.K = bs[0];
+    g.a_rs = g.K, g.a_cs = 1, g.b_rs = g.N, g.b_cs = 1;
+    g.A = operand(c.args[0]), g.B = operand(c.args[3]);
+    g.Y = "(float *)" + ctx.ptr(op->getResult(c.args[6].index));
+    g.block = c.args[7].value;
+  } else {
+    return false;
+  }
+  return g.N >= 1 && g.K >= 1 && g.N * g.K >= 4096;
+}
+
 bool CallPrinter::print(const KernelLowering &l, std::string &out,
                         std::string &err) {
   for (const KernelCall &c : l.calls) {
@@ -313,6 +388,11 @@ bool CallPrinter::print(const KernelLowering &l, std::string &out,
     PackedGemv g;
     if (asPackedGemv(ctx, op, c, g)) {
       out += printPackedGemv(ctx, op, c, g);
+      continue;
+    }
+    PackedGemmCall pg;
+    if (ctx.epilogueFn.empty() && asPackedGemm(ctx, op, c, pg)) {
+      out += printPackedGemm(pg, "pb");
       continue;
     }
     std::string decls, fn = c.fn, args;

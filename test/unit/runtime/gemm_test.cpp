@@ -394,6 +394,46 @@ TEST(MatMul, BatchedEqualsLoop) {
   }
 }
 
+// B packed once (plumb_rt_gemm_pack_b) gives plumb_rt_gemm_strided's bits
+// for every shape class, ISA and thread count; packed under one ISA and
+// used under another, it falls back to packing B as usual.
+TEST(Gemm, PackedBMatchesStridedBitwise) {
+  IsaGuard guard;
+  std::mt19937 rng(21);
+  struct Shape {
+    int64_t M, N, K;
+    bool transB;
+  };
+  const Shape shapes[] = {{2, 33, 17, false},  {13, 70, 300, false}, {64, 256, 96, true},
+                          {200, 40, 513, false}, {7, 1, 5, true},     {31, 97, 1, false}};
+  for (const Shape &sh : shapes) {
+    auto A = randomVec(sh.M * sh.K, rng), B = randomVec(sh.K * sh.N, rng), C = randomVec(sh.N, rng);
+    const int64_t b_rs = sh.transB ? 1 : sh.N, b_cs = sh.transB ? sh.K : 1;
+    for (int packIsa : {1, 2, 3}) {
+      plumb_rt_gemm_set_isa(packIsa);
+      std::vector<float> packed(plumb_rt_gemm_packed_b_size(sh.N, sh.K) + 16);
+      float *pk = packed.data() + (16 - ((uintptr_t)packed.data() / 4) % 16) % 16;
+      ASSERT_EQ(plumb_rt_gemm_pack_b(sh.N, sh.K, B.data(), b_rs, b_cs, pk), 0);
+      for (int isa : {1, 2, 3})
+        for (int t : {1, 3}) {
+          plumb_rt_gemm_set_isa(isa);
+          plumb_rt_set_threads(t);
+          std::vector<float> want(sh.M * sh.N), got(sh.M * sh.N);
+          plumb_rt_gemm_strided(sh.M, sh.N, sh.K, 1.0f, A.data(), sh.K, 1, B.data(), b_rs, b_cs,
+                                1.0f, C.data(), 0, 1, want.data(), sh.N, 64);
+          plumb_rt_gemm_strided_packed_b(sh.M, sh.N, sh.K, 1.0f, A.data(), sh.K, 1, pk, B.data(),
+                                         b_rs, b_cs, 1.0f, C.data(), 0, 1, got.data(), sh.N, 64);
+          ASSERT_EQ(0, std::memcmp(want.data(), got.data(), want.size() * sizeof(float)))
+              << sh.M << "x" << sh.N << "x" << sh.K << " packed isa " << packIsa << " isa "
+              << isa << " threads " << t;
+        }
+    }
+  }
+  std::vector<float> dummy(16);
+  EXPECT_NE(plumb_rt_gemm_pack_b(-1, 4, dummy.data(), 1, 1, dummy.data()), 0);
+  EXPECT_NE(plumb_rt_gemm_pack_b(4, 4, dummy.data(), 1, 1, nullptr), 0);
+}
+
 // A weight matrix shared by every batch (activations of rank 3-4 times a
 // rank-2 B): plumb_rt_matmul runs the batches as the rows of one product;
 // every element is still the per-slice reference's treeDot, at every ISA

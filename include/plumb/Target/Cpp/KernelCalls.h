@@ -78,6 +78,19 @@ struct KernelCallContext {
   std::string prefix = "plumb_rt_", trailingArgs;
 };
 
+/// A product whose B is a model weight (a matmul or Gemm of at least two
+/// rows), as the C++ emitter runs it: B packed once for the GEMM kernel
+/// into a static buffer (repacked if the weights buffer changes), then
+/// plumb_rt_gemm_strided_packed_b, the same bits as plumb_rt_gemm_strided
+/// (runtime gemm.h). Arguments are C expressions; `name` names the static.
+struct PackedGemmCall {
+  int64_t M = 0, N = 0, K = 0, a_rs = 0, a_cs = 1, b_rs = 0, b_cs = 1, c_rs = 0, c_cs = 0;
+  float alpha = 1.0f, beta = 1.0f;
+  std::string A, B, C = "nullptr", Y;
+  int64_t block = 0;
+};
+std::string printPackedGemm(const PackedGemmCall &g, const std::string &name);
+
 /// Appends the statements computing `op` on the host kernels (two-space
 /// indent): its kernel calls (KernelCallOpInterface), printed. Fails
 /// (message in `err`) for an op the kernels cannot run.

@@ -111,6 +111,24 @@ void plumb_rt_gemm_reference(int64_t M, int64_t N, int64_t K, float alpha,
                              int64_t c_cs, float *Y, int64_t ldy,
                              int64_t block);
 
+/// GEMM with B packed once (a constant B, a weight, used run after run):
+/// the same Y as plumb_rt_gemm_strided with the same arguments, bit for
+/// bit; only B's packing is done ahead. plumb_rt_gemm_pack_b packs B
+/// (element (k, n) at B[k * b_rs + n * b_cs]) for the active GEMM kernel
+/// into `packed`, plumb_rt_gemm_packed_b_size(N, K) floats, 64-byte
+/// aligned. plumb_rt_gemm_strided_packed_b uses it when it was packed for
+/// the kernel active now and this K, and packs from B as usual otherwise
+/// (after plumb_rt_gemm_set_isa, say), so B must stay valid.
+int64_t plumb_rt_gemm_packed_b_size(int64_t N, int64_t K);
+int plumb_rt_gemm_pack_b(int64_t N, int64_t K, const float *B, int64_t b_rs,
+                         int64_t b_cs, float *packed);
+void plumb_rt_gemm_strided_packed_b(int64_t M, int64_t N, int64_t K, float alpha,
+                                    const float *A, int64_t a_rs, int64_t a_cs,
+                                    const float *packed, const float *B,
+                                    int64_t b_rs, int64_t b_cs, float beta,
+                                    const float *C, int64_t c_rs, int64_t c_cs,
+                                    float *Y, int64_t ldy, int64_t block);
+
 /// Kernel selection for the GEMM fast path. Affects speed only, never a
 /// result bit (tests use it to compare every code path). 0 = best available
 /// (default), 1 = portable scalar, 2 = AVX2+FMA, 3 = AVX-512F. Requests for
