@@ -208,7 +208,9 @@ bool readTensorProto(const std::string &path, Tensor &out, std::string &err) {
                 : tv.dtype == importer::DType::I32 ? ElemType::I32
                                                    : ElemType::Bool;
   out = Tensor::make(et, tv.shape);
-  std::memcpy(out.raw(), tv.data.data(), tv.data.size());
+  // An empty tensor has no storage (null data): nothing to copy.
+  if (!tv.data.empty())
+    std::memcpy(out.raw(), tv.data.data(), tv.data.size());
   return true;
 }
 
