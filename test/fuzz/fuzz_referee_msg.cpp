@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
+#include "ScriptChannel.h"
 
 #include "plumb/Dispute/Protocol.h"
 #include "plumb/Dispute/Referee.h"
@@ -27,46 +28,6 @@
 namespace {
 
 using namespace plumb;
-
-/// A party that says `script`, line by line and attachment by attachment.
-class ScriptChannel : public dispute::Channel {
-public:
-  explicit ScriptChannel(std::string s) : script(std::move(s)) {}
-  bool send(const std::string &line, std::string &) override {
-    bytesSent += line.size() + 1;
-    return true;
-  }
-  bool receive(std::string &line, int timeoutMs, std::string &err) override {
-    size_t nl = script.find('\n', pos);
-    if (nl == std::string::npos) {
-      err = "no answer within " + std::to_string(timeoutMs) + " ms";
-      return false;
-    }
-    if (nl - pos > dispute::kMaxMessageBytes) {
-      err = "sent a message longer than the limit of one protocol message";
-      return false;
-    }
-    line = script.substr(pos, nl - pos);
-    bytesReceived += line.size() + 1;
-    pos = nl + 1;
-    return true;
-  }
-  bool receiveBytes(char *out, size_t n, int timeoutMs,
-                    std::string &err) override {
-    if (script.size() - pos < n) {
-      err = "no answer within " + std::to_string(timeoutMs) + " ms";
-      return false;
-    }
-    std::memcpy(out, script.data() + pos, n);
-    pos += n;
-    bytesReceived += n;
-    return true;
-  }
-
-private:
-  std::string script;
-  size_t pos = 0;
-};
 
 struct Program {
   mlir::MLIRContext ctx;
@@ -99,7 +60,7 @@ struct Program {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static Program *program = new Program();
   std::map<std::string, std::string> files = fuzz::splitArchive(data, size);
-  ScriptChannel a(files["A"]), b(files["B"]);
+  fuzz::ScriptChannel a(files["A"]), b(files["B"]);
   dispute::RefereeOptions opts;
   opts.roundTimeoutMs = 1000;
   opts.searchOneChunk = files.count("search-one-chunk") != 0;
