@@ -170,6 +170,12 @@ bool readNpy(const std::string &path, Tensor &out, std::string &err) {
     empty = empty || d == 0;
   if (tooMany && !empty)
     return bad("shape (" + shape + ") has more than 2^40 elements");
+  // An empty tensor with huge other dimensions: no product of its shape
+  // (Tensor::numElements, strides) may overflow, so it is refused too, as
+  // the importer refuses [2^40, 2^40, 0] (checkedNumElements).
+  if (tooMany)
+    return bad("shape (" + shape + ") is empty, but its other dimensions "
+               "have a product over 2^40");
   if (empty)
     count = 0;
   uint64_t bytes = uint64_t(count) * exec::elemSize(et);

@@ -46,6 +46,27 @@ TEST(FuzzRegressions, TensorProtoEmptyTensor) {
   EXPECT_EQ(t.numElements(), 0);
 }
 
+// A .npy shape with a zero dimension and others whose product overflows
+// int64_t, (77777777777777017, 777777771, 0): accepted as empty, then
+// Tensor::numElements overflowed (UBSan: signed integer overflow,
+// Tensor.cpp; found by plumb-fuzz-npy, found-3ba6269b.npy). Refused.
+TEST(FuzzRegressions, NpyEmptyWithHugeDimensions) {
+  exec::Tensor t;
+  std::string err;
+  std::string path = regression("npy", "empty-with-huge-dims.npy");
+  EXPECT_FALSE(driver::readNpy(path, t, err));
+  EXPECT_EQ(err, "'" + path +
+                     "' is not a supported .npy file: shape "
+                     "(77777777777777017, 777777771, 0) is empty, but its "
+                     "other dimensions have a product over 2^40");
+  path = regression("npy", "found-3ba6269b.npy");
+  EXPECT_FALSE(driver::readNpy(path, t, err));
+  EXPECT_NE(err.find("is empty, but its other dimensions have a product over "
+                     "2^40"),
+            std::string::npos)
+      << err;
+}
+
 /// The members of the archive `name` of `target`'s regressions, written
 /// into a fresh folder (as the harnesses do); its path.
 std::string unpack(const std::string &target, const std::string &name) {
@@ -54,11 +75,9 @@ std::string unpack(const std::string &target, const std::string &name) {
   if (!buf)
     return "";
   std::string dir = fuzz::freshDir(target + "-" + name);
-  for (auto &[file, content] : fuzz::splitArchive(
-           reinterpret_cast<const uint8_t *>((*buf)->getBufferStart()),
-           (*buf)->getBufferSize()))
-    if (fuzz::harmlessName(file))
-      fuzz::writeFile(dir + "/" + file, content);
+  fuzz::writeMembers(dir, fuzz::splitArchive(
+      reinterpret_cast<const uint8_t *>((*buf)->getBufferStart()),
+      (*buf)->getBufferSize()));
   return dir;
 }
 
