@@ -125,6 +125,25 @@ inline bool harmlessName(const std::string &name) {
          name.find("//") == std::string::npos && name.back() != '/';
 }
 
+/// Writes the archive members with harmless names (harmlessName) into
+/// `dir`, skipping any that cannot exist beside the others (a member "a"
+/// and a member "a/b": a file cannot be a folder too).
+inline void writeMembers(const std::string &dir,
+                         const std::map<std::string, std::string> &files,
+                         const std::string &except = "") {
+  for (auto &[name, content] : files) {
+    if (!harmlessName(name) || name == except)
+      continue;
+    std::string path = dir + "/" + name;
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path));
+    if (FILE *f = std::fopen(path.c_str(), "wb")) {
+      if (!content.empty())
+        std::fwrite(content.data(), 1, content.size(), f);
+      std::fclose(f);
+    }
+  }
+}
+
 /// Whether PLUMB_FUZZ_VERBOSE is set: targets then say on stderr what the
 /// library answered (for looking at one input, never while fuzzing).
 inline bool verbose() {

@@ -66,9 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   using namespace plumb;
   std::map<std::string, std::string> files = fuzz::splitArchive(data, size);
   std::string dir = fuzz::freshDir("bundle");
-  for (auto &[name, content] : files)
-    if (fuzz::harmlessName(name) && name != bundle::kManifestFile)
-      fuzz::writeFile(dir + "/" + name, content);
+  fuzz::writeMembers(dir, files, bundle::kManifestFile);
   auto mf = files.find(bundle::kManifestFile);
   if (mf == files.end())
     return 0;

@@ -81,9 +81,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (files.count("reseal") && files.count("trace.json"))
     files["trace.json"] = resealed(files["trace.json"]);
   std::string dir = fuzz::freshDir("trace");
-  for (auto &[name, content] : files)
-    if (fuzz::harmlessName(name))
-      fuzz::writeFile(dir + "/" + name, content);
+  fuzz::writeMembers(dir, files);
   trace::Trace t;
   std::string err;
   bool read = trace::readTrace(dir, t, err);
