@@ -88,8 +88,9 @@ llvm::Error bindWeights(Bundle &b, func::FuncOp main) {
                     .getBlobManager();
   const char *base = b.weights->getBufferStart();
   for (const ManifestWeight &w : m.weights) {
-    if (w.offset < 0 || w.bytes < 0 || w.offset % 64 ||
-        w.offset + w.bytes > wsize)
+    // Compared without adding: offset + bytes may not fit in 64 bits.
+    if (w.offset < 0 || w.bytes < 0 || w.offset % 64 || w.offset > wsize ||
+        w.bytes > wsize - w.offset)
       return fail("manifest.json: weights entry at offset " +
                   std::to_string(w.offset) + " lies outside weights.bin");
     for (const std::string &key : w.resources) {

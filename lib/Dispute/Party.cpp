@@ -10,6 +10,7 @@
 
 #include "llvm/Support/FileSystem.h"
 
+#include <cstdint>
 #include <cstring>
 
 namespace plumb {
@@ -245,13 +246,14 @@ std::string TraceParty::answerSubtrees(const llvm::json::Object &req) {
                       "'ranges'");
   llvm::json::Object r = makeMessage("subtrees");
   r["tree"] = tree->str();
+  std::string err = frontier(req, *tree, r);
+  if (!err.empty())
+    return errorReply(err);
+  // Checked by frontier (resultChunks) for the chunk tree.
   if (*tree == "chunks") {
     r["index"] = *req.getInteger("index");
     r["result"] = *req.getInteger("result");
   }
-  std::string err = frontier(req, *tree, r);
-  if (!err.empty())
-    return errorReply(err);
   return serialize(r);
 }
 
@@ -272,10 +274,18 @@ std::string TraceParty::answerTensors(const llvm::json::Object &req,
     std::string err;
     llvm::json::Object o;
     if (*kind == "input") {
+      // Positions are unsigned 32-bit in the trace readers: a larger one
+      // names nothing (and must not wrap around to one that exists).
+      if (*index > INT32_MAX)
+        return errorReply("the trace has no input " + std::to_string(*index));
       if (!trace::loadInputTensor(dir, t, (unsigned)*index, tensor, err))
         return errorReply(err);
     } else if (*kind == "node") {
       auto result = item->getInteger("result");
+      if (result && *result > INT32_MAX)
+        return errorReply("the trace has no result " +
+                          std::to_string(*result) + " of node " +
+                          std::to_string(*index));
       if (!result || *result < 0)
         return errorReply("a node tensor item needs 'result'");
       if (!trace::loadNodeTensor(dir, t, *index, (unsigned)*result, tensor,
@@ -314,9 +324,20 @@ const TraceParty::Kept *TraceParty::kept(const llvm::json::Object &item,
     return nullptr;
   }
   bool input = *kind == "input";
+  // Input and result positions are unsigned 32-bit below: larger ones name
+  // nothing (and must not wrap around to one that exists).
+  if (input && *index > INT32_MAX) {
+    err = "the trace has no input " + std::to_string(*index);
+    return nullptr;
+  }
   int64_t result = 0;
   if (!input) {
     auto r = item.getInteger("result");
+    if (r && *r > INT32_MAX) {
+      err = "the trace has no result " + std::to_string(*r) + " of node " +
+            std::to_string(*index);
+      return nullptr;
+    }
     if (!r || *r < 0) {
       err = "a node tensor item needs 'result'";
       return nullptr;

@@ -9,6 +9,7 @@
 
 #include "dialects/Plumb/IR/PlumbOps.h"
 #include "plumb/Canonical/Identity.h"
+#include "plumb/Driver/Inputs.h"
 #include "plumb/Interpreter/Interpreter.h"
 #include "plumb/Support/Nodes.h"
 #include "plumb/Trace/TensorHasher.h"
@@ -1305,9 +1306,10 @@ bool RefereeDispute::supplyWhole(int p, std::vector<exec::Tensor> &supplied) {
     exec::ElemType et = irType(needed[i].v);
     std::vector<int64_t> due = irShape(needed[i].v);
     if (type != et || shape != due) {
-      s.lose(p, "sent a " + exec::Tensor::make(type, shape).describe() +
+      // Described, never made: the party's shape may claim terabytes.
+      s.lose(p, "sent a " + driver::describeTensor(type, shape) +
                     " tensor for " + what(i) + ", which is " +
-                    exec::Tensor::make(et, due).describe());
+                    driver::describeTensor(et, due));
       return false;
     }
     supplied[i] = exec::Tensor::make(type, shape);

@@ -180,6 +180,12 @@ bool readNpy(const std::string &path, Tensor &out, std::string &err) {
     empty = empty || d == 0;
   if (tooMany && !empty)
     return bad("shape (" + shape + ") has more than 2^40 elements");
+  // An empty tensor with huge other dimensions: no product of its shape
+  // (Tensor::numElements, strides) may overflow, so it is refused too, as
+  // the importer refuses [2^40, 2^40, 0] (checkedNumElements).
+  if (tooMany)
+    return bad("shape (" + shape + ") is empty, but its other dimensions "
+               "have a product over 2^40");
   if (empty)
     count = 0;
   uint64_t bytes = uint64_t(count) * (narrow ? narrow : exec::elemSize(et));
@@ -236,7 +242,9 @@ bool readTensorProto(const std::string &path, Tensor &out, std::string &err) {
                 : tv.dtype == importer::DType::I32 ? ElemType::I32
                                                    : ElemType::Bool;
   out = Tensor::make(et, tv.shape);
-  std::memcpy(out.raw(), tv.data.data(), tv.data.size());
+  // An empty tensor has no storage (null data): nothing to copy.
+  if (!tv.data.empty())
+    std::memcpy(out.raw(), tv.data.data(), tv.data.size());
   return true;
 }
 

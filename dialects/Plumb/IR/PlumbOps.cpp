@@ -554,11 +554,11 @@ LogicalResult LSTMOp::verify() {
   if (failed(verifyRnn(*this, 4)))
     return failure();
   auto dirs = *directions(*this, getDirection());
-  SmallVector<int64_t> yc{dirs, shapeOf(getX())[1], getHiddenSize()};
+  SmallVector<int64_t> yc{dirs, shapeOf(getX())[1], (int64_t)getHiddenSize()};
   if (getInitialC() && shapeOf(getInitialC()) != ArrayRef<int64_t>(yc))
     return emitOpError() << "initial_c must have shape " << shapes::str(yc);
   if (getP()) {
-    SmallVector<int64_t> p{dirs, 3 * getHiddenSize()};
+    SmallVector<int64_t> p{dirs, 3 * (int64_t)getHiddenSize()};
     if (shapeOf(getP()) != ArrayRef<int64_t>(p))
       return emitOpError() << "P must have shape " << shapes::str(p);
   }

@@ -1,0 +1,2 @@
+Bej
+locationdata.binp

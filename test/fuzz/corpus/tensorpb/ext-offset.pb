@@ -1,0 +1,4 @@
+Bej
+locationdata.binj
+offset16j
+length32p
