@@ -9,6 +9,7 @@
 #include "plumb/runtime/threads.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -35,10 +36,11 @@ public:
       return;
     stopWorkers();
     numThreads = n;
-    stop = false;
     uint64_t gen;
     {
       std::lock_guard<std::mutex> lock(mutex);
+      stop = false;
+      stopFlag.store(false, std::memory_order_release);
       gen = generation;
     }
     for (int i = 1; i < n; ++i)
@@ -73,15 +75,23 @@ public:
       jobBegin = begin;
       jobEnd = end;
       jobPieces = pieces;
-      pending = pieces - 1;
+      pending.store(pieces - 1, std::memory_order_relaxed);
       ++generation;
+      // Generation and piece count in one word: a spinning worker reads
+      // both at once (the job's fields are written before, released here).
+      ticket.store((generation << 16) | static_cast<uint64_t>(pieces),
+                   std::memory_order_release);
     }
     cv.notify_all();
     tlsInsideJob = true;
     runPiece(0);
     tlsInsideJob = false;
-    std::unique_lock<std::mutex> lock(mutex);
-    doneCv.wait(lock, [this] { return pending == 0; });
+    // Spin briefly for the other pieces (they are usually about as long as
+    // ours), then sleep.
+    if (!spinUntil([this] { return pending.load(std::memory_order_acquire) == 0; })) {
+      std::unique_lock<std::mutex> lock(mutex);
+      doneCv.wait(lock, [this] { return pending.load(std::memory_order_acquire) == 0; });
+    }
     job = nullptr;
   }
 
@@ -102,27 +112,60 @@ private:
       (*job)(lo, hi);
   }
 
+  /// Spins (with a pause) until done() or about kSpinNs have passed; true
+  /// when done() held. Waking a sleeping thread costs tens of microseconds
+  /// (more in a VM), about what a small kernel takes: models run hundreds
+  /// of parallel regions with short serial gaps between them.
+  template <typename Done> static bool spinUntil(Done done) {
+    constexpr int64_t kSpinNs = 300000;
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0;; ++i) {
+      if (done())
+        return true;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+      if ((i & 63) == 63 &&
+          std::chrono::duration_cast<std::chrono::nanoseconds>(
+              std::chrono::steady_clock::now() - t0)
+                  .count() > kSpinNs)
+        return done();
+    }
+  }
+
   void workerLoop(int index, uint64_t seen) {
     tlsThreadIndex = index;
     tlsInsideJob = true;
     for (;;) {
       int pieces;
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        cv.wait(lock, [&] { return stop || generation != seen; });
-        if (stop)
-          return;
-        seen = generation;
-        // Read under the lock: a worker that sits out this job must not see
-        // the piece count of the next one (it would run a piece of it twice
-        // and the job's pending count would never reach zero).
-        pieces = jobPieces;
+      // The ticket holds the generation and the piece count together: a
+      // worker that sits out this job must not pair its generation with
+      // the piece count of the next one (it would run a piece of it twice
+      // and the job's pending count would never reach zero).
+      uint64_t t = ticket.load(std::memory_order_acquire);
+      if ((t >> 16) == seen && !stopFlag.load(std::memory_order_acquire)) {
+        spinUntil([&] {
+          t = ticket.load(std::memory_order_acquire);
+          return (t >> 16) != seen || stopFlag.load(std::memory_order_acquire);
+        });
       }
+      if ((t >> 16) == seen && !stopFlag.load(std::memory_order_acquire)) {
+        std::unique_lock<std::mutex> lock(mutex);
+        cv.wait(lock, [&] {
+          t = ticket.load(std::memory_order_acquire);
+          return stop || (t >> 16) != seen;
+        });
+      }
+      if (stopFlag.load(std::memory_order_acquire))
+        return;
+      seen = t >> 16;
+      pieces = static_cast<int>(t & 0xFFFF);
       if (index < pieces) {
         runPiece(index);
-        std::lock_guard<std::mutex> lock(mutex);
-        if (--pending == 0)
+        if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+          std::lock_guard<std::mutex> lock(mutex);
           doneCv.notify_one();
+        }
       }
     }
   }
@@ -131,6 +174,7 @@ private:
     {
       std::lock_guard<std::mutex> lock(mutex);
       stop = true;
+      stopFlag.store(true, std::memory_order_release);
     }
     cv.notify_all();
     for (auto &t : workers)
@@ -149,7 +193,9 @@ private:
   const std::function<void(int64_t, int64_t)> *job = nullptr;
   int64_t jobBegin = 0, jobEnd = 0;
   int jobPieces = 0;
-  int pending = 0;
+  std::atomic<int> pending{0};
+  std::atomic<uint64_t> ticket{0}; // (generation << 16) | pieces
+  std::atomic<bool> stopFlag{false};
 };
 
 Pool &pool() {
