@@ -18,6 +18,7 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+#include <cfloat>
 
 namespace plumb {
 namespace rt {
@@ -711,56 +712,24 @@ PLUMB_AVX512 void geluTanhF32(const float *x, float *y, int64_t n) {
 }
 
 /// pow(x, 3) (math.h mathdetail::cube) on eight lanes: the same exact
-/// double-double x^2 * x. Lanes whose rounding needs roundSticky's
-/// midpoint step, results outside the binary32 normal range, and
-/// non-finite x go to the scalar function.
-PLUMB_AVX512 static inline __m512d cube8(__m512d xd, __mmask8 *scalar) {
+/// double-double x^2 * x, without its error term. The driver sends every
+/// result roundSticky could move (near a binary32 midpoint) or below the
+/// normal range to the scalar function, as for the other functions.
+PLUMB_AVX512 static inline __m512d cube8(__m512d xd) {
   __m512d x2 = _mm512_mul_pd(xd, xd);
   __m512d c = _mm512_mul_pd(x2, _mm512_set1_pd(134217729.0));
   __m512d hi = _mm512_sub_pd(c, _mm512_sub_pd(c, x2));
   __m512d lo = _mm512_sub_pd(x2, hi);
-  __m512d p1 = _mm512_mul_pd(hi, xd), p2 = _mm512_mul_pd(lo, xd);
-  __m512d s = _mm512_add_pd(p1, p2);
-  __m512d bb = _mm512_sub_pd(s, p1);
-  __m512d err = _mm512_add_pd(_mm512_sub_pd(p1, _mm512_sub_pd(s, bb)), _mm512_sub_pd(p2, bb));
-  const __m512i u = _mm512_castpd_si512(s);
-  const __m512i low = _mm512_and_si512(u, _mm512_set1_epi64((1ll << 29) - 1));
-  const __mmask8 mid = _mm512_cmpeq_epi64_mask(low, _mm512_set1_epi64(1ll << 28)) &
-                       _mm512_cmp_pd_mask(err, _mm512_setzero_pd(), _CMP_NEQ_UQ);
-  const __m512d as = abs8(s);
-  const __mmask8 normal = _mm512_cmp_pd_mask(as, _mm512_set1_pd(0x1p-126), _CMP_GE_OQ) &
-                          _mm512_cmp_pd_mask(as, _mm512_set1_pd(0x1.fffffefffffffp+127), _CMP_LE_OQ);
-  *scalar = static_cast<__mmask8>(mid | ~normal);
-  return s;
+  return _mm512_add_pd(_mm512_mul_pd(hi, xd), _mm512_mul_pd(lo, xd));
 }
 
 PLUMB_AVX512 void cubeF32(const float *x, float *y, int64_t n) {
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const __m512 xv = _mm512_loadu_ps(x + i);
-    __m512d a = _mm512_cvtps_pd(_mm512_castps512_ps256(xv));
-    __m512d b = _mm512_cvtps_pd(
-        _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(xv), 1)));
-    __mmask8 sa, sb;
-    __m512d ya = cube8(a, &sa), yb = cube8(b, &sb);
-    // Zeros cube to themselves here too (+-0 is outside the normal range,
-    // so they take the scalar path, as do infinities and NaN).
-    const unsigned bad = static_cast<unsigned>(sa) | (static_cast<unsigned>(sb) << 8);
-    __m512 out = _mm512_castpd_ps(_mm512_insertf64x4(
-        _mm512_castpd256_pd512(_mm256_castps_pd(_mm512_cvtpd_ps(ya))),
-        _mm256_castps_pd(_mm512_cvtpd_ps(yb)), 1));
-    if (bad) {
-      alignas(64) float tmp[16];
-      _mm512_store_ps(tmp, out);
-      for (int k = 0; k < 16; ++k)
-        if (bad & (1u << k))
-          tmp[k] = ::plumb::rt::canonicalize_nan(::plumb::rt::pow(x[i + k], 3.0f));
-      out = _mm512_load_ps(tmp);
-    }
-    _mm512_storeu_ps(y + i, out);
-  }
-  for (; i < n; ++i)
-    y[i] = ::plumb::rt::canonicalize_nan(::plumb::rt::pow(x[i], 3.0f));
+  run16(
+      x, y, n, [](__m512d v, __mmask8) PLUMB_AVX512 { return cube8(v); },
+      // Infinities and NaN: pow's special cases.
+      [](__m512 xv) PLUMB_AVX512 { return outside16(xv, -FLT_MAX, FLT_MAX); },
+      [](__m512, __mmask16 *m) PLUMB_AVX512 { *m = 0; return _mm512_setzero_ps(); },
+      [](float v) PLUMB_AVX512 { return ::plumb::rt::canonicalize_nan(::plumb::rt::pow(v, 3.0f)); });
 }
 
 bool available() {

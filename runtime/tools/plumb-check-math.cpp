@@ -427,6 +427,30 @@ int runFlagged(const FnInfo &fi) {
 
 /// Compares the C ABI array kernel (the SIMD / threaded schedule) with the
 /// scalar reference function bitwise over all 2^32 inputs.
+/// An array kernel vs its scalar function, bitwise, over all 2^32 inputs.
+template <typename Kernel, typename Scalar>
+int vectorIdentity(const char *name, Kernel k, Scalar scalar) {
+  const uint64_t chunk = 1u << 20;
+  std::vector<float> x(chunk), y(chunk);
+  uint64_t diff = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  for (uint64_t start = 0; start < (1ull << 32); start += chunk) {
+    for (uint64_t i = 0; i < chunk; ++i)
+      x[i] = floatOf((uint32_t)(start + i));
+    k(x.data(), y.data(), (int64_t)chunk);
+    for (uint64_t i = 0; i < chunk; ++i) {
+      uint32_t want = bitsOf(scalar(x[i]));
+      if (bitsOf(y[i]) != want && ++diff <= 20)
+        std::printf("  differs at x=0x%08X: kernel 0x%08X scalar 0x%08X\n",
+                    (uint32_t)(start + i), bitsOf(y[i]), want);
+    }
+  }
+  double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%s: array kernel vs scalar over all 2^32 inputs: %llu differences, %.1f s\n",
+              name, (unsigned long long)diff, el);
+  return diff ? 1 : 0;
+}
+
 int runVectorIdentity(const FnInfo &fi) {
   typedef void (*Kernel)(const float *, float *, int64_t);
   Kernel k = nullptr;
@@ -442,49 +466,16 @@ int runVectorIdentity(const FnInfo &fi) {
   case Fn::GeluTanh: k = plumb_rt_gelu_tanh_f32; break;
   default: return 2;
   }
-  const uint64_t chunk = 1u << 20;
-  std::vector<float> x(chunk), y(chunk);
-  uint64_t diff = 0;
-  auto t0 = std::chrono::steady_clock::now();
-  for (uint64_t start = 0; start < (1ull << 32); start += chunk) {
-    for (uint64_t i = 0; i < chunk; ++i)
-      x[i] = floatOf((uint32_t)(start + i));
-    k(x.data(), y.data(), (int64_t)chunk);
-    for (uint64_t i = 0; i < chunk; ++i) {
-      uint32_t want = bitsOf(ours(fi.fn, x[i], 0.0f));
-      if (bitsOf(y[i]) != want && ++diff <= 20)
-        std::printf("  differs at x=0x%08X: kernel 0x%08X scalar 0x%08X\n",
-                    (uint32_t)(start + i), bitsOf(y[i]), want);
-    }
-  }
-  double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("%s: array kernel vs scalar over all 2^32 inputs: %llu differences, %.1f s\n",
-              fi.name, (unsigned long long)diff, el);
-  return diff ? 1 : 0;
+  return vectorIdentity(fi.name, k, [&](float v) { return ours(fi.fn, v, 0.0f); });
 }
 
 /// plumb_rt_pow_scalar_f32(x, e) (its SIMD cube / square schedules) vs
 /// pow(x, e), e = 3 or 2.
 int runPowIntIdentity(float e) {
-  const uint64_t chunk = 1u << 20;
-  std::vector<float> x(chunk), y(chunk);
-  uint64_t diff = 0;
-  auto t0 = std::chrono::steady_clock::now();
-  for (uint64_t start = 0; start < (1ull << 32); start += chunk) {
-    for (uint64_t i = 0; i < chunk; ++i)
-      x[i] = floatOf((uint32_t)(start + i));
-    plumb_rt_pow_scalar_f32(x.data(), e, y.data(), (int64_t)chunk);
-    for (uint64_t i = 0; i < chunk; ++i) {
-      uint32_t want = bitsOf(prt::canonicalize_nan(prt::pow(x[i], e)));
-      if (bitsOf(y[i]) != want && ++diff <= 20)
-        std::printf("  differs at x=0x%08X: kernel 0x%08X scalar 0x%08X\n",
-                    (uint32_t)(start + i), bitsOf(y[i]), want);
-    }
-  }
-  double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("pow%g: array kernel vs scalar over all 2^32 inputs: %llu differences, %.1f s\n",
-              (double)e, (unsigned long long)diff, el);
-  return diff ? 1 : 0;
+  return vectorIdentity(
+      e == 3.0f ? "pow3" : "pow2",
+      [e](const float *x, float *y, int64_t n) { plumb_rt_pow_scalar_f32(x, e, y, n); },
+      [e](float v) { return prt::canonicalize_nan(prt::pow(v, e)); });
 }
 
 int runPowCubeIdentity(int threads) {

@@ -238,15 +238,17 @@ struct PackedGemv {
   int64_t block = 0;
 };
 
+/// True when kernel argument `a` is an operand stored in the weights.
+bool isWeightArg(KernelCallContext &ctx, Operation *op, const KernelArg &a) {
+  return a.kind == KernelArg::Kind::Operand &&
+         ctx.plan.info(op->getOperand(a.index)).storage.kind == StorageKind::Weight;
+}
+
 bool asPackedGemv(KernelCallContext &ctx, Operation *op, const KernelCall &c,
                   PackedGemv &g) {
   if (ctx.prefix != "plumb_rt_")
     return false;
-  auto isWeight = [&](const KernelArg &a) {
-    return a.kind == KernelArg::Kind::Operand &&
-           ctx.plan.info(op->getOperand(a.index)).storage.kind ==
-               StorageKind::Weight;
-  };
+  auto isWeight = [&](const KernelArg &a) { return isWeightArg(ctx, op, a); };
   if (c.fn == "gemm" && c.args.size() == 14 && c.args[0].value == 1 &&
       isWeight(c.args[6])) {
     g.N = c.args[1].value, g.K = c.args[2].value;
@@ -337,10 +339,7 @@ bool asPackedGemm(KernelCallContext &ctx, Operation *op, const KernelCall &c,
                   PackedGemmCall &g) {
   if (ctx.prefix != "plumb_rt_")
     return false;
-  auto isWeight = [&](const KernelArg &a) {
-    return a.kind == KernelArg::Kind::Operand &&
-           ctx.plan.info(op->getOperand(a.index)).storage.kind == StorageKind::Weight;
-  };
+  auto isWeight = [&](const KernelArg &a) { return isWeightArg(ctx, op, a); };
   auto operand = [&](const KernelArg &a) {
     return "(const float *)" + ctx.ptr(op->getOperand(a.index));
   };
