@@ -1231,7 +1231,7 @@ const OpTable &opHandlers() {
     t.add("ReduceMax", reduce<ReduceMaxOp>, kF32 | kI64 | kBool);
     t.add("ReduceMin", reduce<ReduceMinOp>, kF32 | kI64 | kBool);
     t.add("ReduceProd", reduce<ReduceProdOp>, kF32 | kI64);
-    t.add("ArgMax", argMax, kF32 | kI64);
+    t.add("ArgMax", argMax, kF32 | kInt);
     t.add("Softmax", softmax<SoftmaxOp>, kF32);
     t.add("LogSoftmax", softmax<LogSoftmaxOp>, kF32);
     registerNNHandlers(t);

@@ -315,7 +315,7 @@ LogicalResult composedReduce(Importer &im, NodeCtx &n) {
 
 /// ArgMin as ArgMax of an order-reversing bijection: -x for floats (a sign
 /// flip, exact: NaN stays the extreme that wins first, -0 and +0 still
-/// tie), -1 - x (= ~x, no overflow) for int64.
+/// tie), -1 - x (= ~x, no overflow) for int64 and int32.
 LogicalResult argMin(Importer &im, NodeCtx &n) {
   if (failed(need(im, n, 1, 1)))
     return failure();
@@ -327,8 +327,8 @@ LogicalResult argMin(Importer &im, NodeCtx &n) {
   auto last = im.attrInt(n, "select_last_index", 0);
   if (failed(axis) || failed(keep) || failed(last))
     return failure();
-  if (!elt.isF32() && !elt.isInteger(64))
-    return im.error(n) << "expects float or int64 tensors, got " << elt;
+  if (!elt.isF32() && !elt.isInteger(64) && !elt.isInteger(32))
+    return im.error(n) << "expects float, int64 or int32 tensors, got " << elt;
   auto a = shapes::normalizeAxis(*axis, in.size(), im.emitter(n));
   if (failed(a))
     return failure();
@@ -869,7 +869,7 @@ void registerIndexHandlers(OpTable &t) {
   t.add("ReduceSumSquare", composedReduce<Composed::SumSquare>, kF32 | kI64);
   t.add("ReduceLogSum", composedReduce<Composed::LogSum>, kF32);
   t.add("ReduceLogSumExp", composedReduce<Composed::LogSumExp>, kF32);
-  t.add("ArgMin", argMin, kF32 | kI64);
+  t.add("ArgMin", argMin, kF32 | kInt);
   t.add("ScatterND", scatterND, kAll, 11);
   t.add("ScatterElements", scatterElements, kAll, 11);
   t.add("Scatter", scatterElements, kAll, 9);

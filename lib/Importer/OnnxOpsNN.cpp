@@ -520,7 +520,7 @@ LogicalResult lrn(Importer &im, NodeCtx &n) {
 /// exactly when scale * in (f32) is the output size on every dimension (its
 /// offset is then 0) and is refused otherwise. antialias only changes
 /// linear and cubic downscaling, which are refused (and is not valid with
-/// nearest); cubic is refused.
+/// nearest). Cubic takes cubic_coeff_a and exclude_outside.
 LogicalResult resize(Importer &im, NodeCtx &n) {
   if (failed(need(im, n, 1, 4)) || failed(floats(im, n, {0})))
     return failure();
@@ -532,7 +532,9 @@ LogicalResult resize(Importer &im, NodeCtx &n) {
   auto nm = im.attrString(n, "nearest_mode",
                           std::string(n.opset < 11 ? "floor" : "round_prefer_floor"));
   auto exclude = im.attrInt(n, "exclude_outside", 0);
-  if (failed(mode) || failed(ctm) || failed(nm) || failed(exclude))
+  auto cubicA = im.attrFloat(n, "cubic_coeff_a", -0.75f);
+  if (failed(mode) || failed(ctm) || failed(nm) || failed(exclude) ||
+      failed(cubicA))
     return failure();
   int64_t antialias = 0;
   std::string policy = "stretch";
@@ -561,9 +563,9 @@ LogicalResult resize(Importer &im, NodeCtx &n) {
   if (!haveAxes)
     for (int64_t d = 0; d < rank; ++d)
       axes.push_back(d);
-  if (*mode != "nearest" && *mode != "linear")
+  if (*mode != "nearest" && *mode != "linear" && *mode != "cubic")
     return im.error(n) << "Resize mode '" << *mode
-                       << "' is not supported (nearest, linear)";
+                       << "' is not valid (nearest, linear, cubic)";
   if (*ctm == "tf_crop_and_resize" || *ctm == "tf_half_pixel_for_nn")
     return im.error(n) << "coordinate_transformation_mode '" << *ctm
                        << "' is not supported";
@@ -636,19 +638,21 @@ LogicalResult resize(Importer &im, NodeCtx &n) {
   } else {
     return im.error(n) << "Resize needs scales or sizes";
   }
-  if (*mode == "linear")
+  if (*mode != "nearest")
     for (int64_t i = 0; i + 2 < rank && i < 2; ++i)
       if (scales[i] != 1.0f)
-        return im.error(n) << "linear Resize of batch or channel dimensions "
+        return im.error(n) << *mode
+                           << " Resize of batch or channel dimensions "
                               "is not supported";
   // antialias is for linear and cubic: onnx's reference and onnxruntime
   // refuse it with nearest.
   if (antialias != 0 && *mode == "nearest")
     return im.error(n) << "antialias=1 is not valid with mode 'nearest'";
-  if (antialias != 0 && *mode == "linear")
+  if (antialias != 0 && *mode != "nearest")
     for (int64_t d = 0; d < rank; ++d)
       if (scales[d] < 1.0f)
-        return im.error(n) << "antialias=1 with linear downscaling "
+        return im.error(n) << "antialias=1 with " << *mode
+                           << " downscaling "
                               "(dimension "
                            << d << ", scale " << scales[d]
                            << ") is not supported";
@@ -666,10 +670,18 @@ LogicalResult resize(Importer &im, NodeCtx &n) {
   if (failed(shapes::numElements(out, im.emitter(n))))
     return failure();
   auto t = Importer::tensorType(out, im.b.getF32Type());
+  const bool cubic = *mode == "cubic";
+  if (cubic && *exclude != 0 && *exclude != 1)
+    return im.error(n) << "exclude_outside must be 0 or 1, got " << *exclude;
+  if (cubic && !std::isfinite(*cubicA))
+    return im.error(n) << "cubic_coeff_a must be finite";
+  FloatAttr aAttr = cubic ? im.b.getF32FloatAttr(*cubicA) : FloatAttr();
+  BoolAttr exAttr = cubic ? im.b.getBoolAttr(*exclude != 0) : BoolAttr();
   return setOut(n, im.make<ResizeOp>(n, t, n.in(0), im.b.getStringAttr(*mode),
                                      im.b.getStringAttr(coord),
                                      im.b.getStringAttr(*nm),
-                                     im.b.getDenseF32ArrayAttr(scales)));
+                                     im.b.getDenseF32ArrayAttr(scales), aAttr,
+                                     exAttr));
 }
 
 /// Checks an RNN's attributes that Plumb fixes (default activations, layout

@@ -219,6 +219,29 @@ struct ResizeF {
   PLUMB_INLINE void operator()(int64_t i) const { resizeElement(a, x, y, i); }
 };
 
+/// Cubic Resize: the taps of each dim from resize.h's resizeCubicTaps, the
+/// value from resizeCubicValue (the CPU kernel's functions).
+struct ResizeCubicF {
+  ResizeArgs a;
+  float cubicA;
+  int32_t exclude;
+  const float *x;
+  float *y;
+  PLUMB_INLINE void operator()(int64_t idx) const {
+    int64_t ti[4 * PLUMB_RT_MAX_RANK];
+    float tw[4 * PLUMB_RT_MAX_RANK];
+    int32_t tn[PLUMB_RT_MAX_RANK];
+    int64_t q = idx;
+    for (int32_t d = a.rank - 1; d >= 0; --d) {
+      const int64_t o = q % a.out[d];
+      q /= a.out[d];
+      tn[d] = ops::resizeCubicTaps(a.coord, o, a.in[d], a.out[d], a.scale[d],
+                                   cubicA, exclude, &ti[4 * d], &tw[4 * d]);
+    }
+    y[idx] = ops::canon(ops::resizeCubicValue(x, a.rank, a.st, ti, tw, tn));
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Launchers.
 //===----------------------------------------------------------------------===//
@@ -618,6 +641,47 @@ int launchResize(const float *x, const int64_t *in_shape, int32_t rank,
   f.a.mode = mode;
   f.a.coord = coord;
   f.a.nearest = nearest;
+  int64_t total = 1;
+  for (int32_t d = 0; d < rank; ++d) {
+    if (in_shape[d] < 0 || out_shape[d] < 0)
+      return PLUMB_RT_EINVAL;
+    total *= out_shape[d];
+  }
+  if (total == 0)
+    return PLUMB_RT_OK;
+  int64_t st = 1;
+  for (int32_t d = rank - 1; d >= 0; --d) {
+    if (in_shape[d] == 0)
+      return PLUMB_RT_EINVAL;
+    f.a.in[d] = in_shape[d];
+    f.a.out[d] = out_shape[d];
+    f.a.st[d] = st;
+    st *= in_shape[d];
+    f.a.scale[d] = scales ? scales[d]
+                          : ops::castI64ToF32(out_shape[d]) /
+                                ops::castI64ToF32(in_shape[d]);
+  }
+  f.x = x;
+  f.y = y;
+  return Exec::run(total, f, s);
+}
+
+template <class Exec>
+int launchResizeCubic(const float *x, const int64_t *in_shape, int32_t rank,
+                      const int64_t *out_shape, const float *scales,
+                      int32_t coord, float cubic_a, int32_t exclude, float *y,
+                      cudaStream_t s) {
+  if (rank < 1 || rank > PLUMB_RT_MAX_RANK)
+    return PLUMB_RT_EINVAL;
+  if (coord < PLUMB_RT_COORD_HALF_PIXEL || coord > PLUMB_RT_COORD_ALIGN_CORNERS)
+    return PLUMB_RT_EINVAL;
+  ResizeCubicF f;
+  f.a.rank = rank;
+  f.a.mode = PLUMB_RT_RESIZE_LINEAR; // unused by the cubic functor
+  f.a.coord = coord;
+  f.a.nearest = 0;
+  f.cubicA = cubic_a;
+  f.exclude = exclude != 0;
   int64_t total = 1;
   for (int32_t d = 0; d < rank; ++d) {
     if (in_shape[d] < 0 || out_shape[d] < 0)

@@ -515,6 +515,13 @@ extern "C" int plumb_rt_argmax_i64(const int64_t *x, const int64_t *shape,
                    [](int64_t) { return false; });
 }
 
+extern "C" int plumb_rt_argmax_i32(const int32_t *x, const int64_t *shape,
+                                   int32_t rank, int32_t axis, int32_t is_min,
+                                   int32_t select_last_index, int64_t *y) {
+  return argReduce(x, shape, rank, axis, is_min, select_last_index, y,
+                   [](int32_t) { return false; });
+}
+
 namespace {
 
 /// TopK on one slice at a time: indices 0..len-1 partially sorted by a

@@ -148,3 +148,84 @@ extern "C" int plumb_rt_resize_f32(const float *x, const int64_t *in_shape,
   });
   return PLUMB_RT_OK;
 }
+
+extern "C" int plumb_rt_resize_cubic_f32(const float *x,
+                                         const int64_t *in_shape, int32_t rank,
+                                         const int64_t *out_shape,
+                                         const float *scales,
+                                         int32_t coord_mode, float cubic_a,
+                                         int32_t exclude_outside, float *y) {
+  if (rank < 1 || rank > PLUMB_RT_MAX_RANK || !validShape(in_shape, rank) ||
+      !validShape(out_shape, rank))
+    return PLUMB_RT_EINVAL;
+  if (coord_mode < PLUMB_RT_COORD_HALF_PIXEL ||
+      coord_mode > PLUMB_RT_COORD_ALIGN_CORNERS)
+    return PLUMB_RT_EINVAL;
+  const int64_t total = prodDims(out_shape, 0, rank);
+  if (total == 0)
+    return PLUMB_RT_OK;
+  for (int32_t d = 0; d < rank; ++d)
+    if (in_shape[d] == 0)
+      return PLUMB_RT_EINVAL;
+  if (!x || !y)
+    return PLUMB_RT_EINVAL;
+  int64_t st[PLUMB_RT_MAX_RANK];
+  {
+    int64_t s = 1;
+    for (int32_t d = rank - 1; d >= 0; --d) {
+      st[d] = s;
+      s *= in_shape[d];
+    }
+  }
+  // Per dim and output index: 4 indices, 4 weights, the tap count.
+  std::vector<int64_t> idx[PLUMB_RT_MAX_RANK];
+  std::vector<float> w[PLUMB_RT_MAX_RANK];
+  std::vector<int32_t> n[PLUMB_RT_MAX_RANK];
+  for (int32_t d = 0; d < rank; ++d) {
+    const int64_t in = in_shape[d], out = out_shape[d];
+    const float scale = scales ? scales[d] : (float)out / (float)in;
+    idx[d].assign((size_t)out * 4, 0);
+    w[d].assign((size_t)out * 4, 0.0f);
+    n[d].resize((size_t)out);
+    for (int64_t i = 0; i < out; ++i)
+      n[d][(size_t)i] = resizeCubicTaps(coord_mode, i, in, out, scale, cubic_a,
+                                        exclude_outside != 0,
+                                        &idx[d][(size_t)i * 4],
+                                        &w[d][(size_t)i * 4]);
+  }
+  const int32_t last = rank - 1;
+  const int64_t inner = out_shape[last];
+  const int64_t rows = total / inner;
+  parallelRange(rows, 1 + 1024 / inner, [&](int64_t lo, int64_t hi) {
+    int64_t o[PLUMB_RT_MAX_RANK];
+    int64_t ti[4 * PLUMB_RT_MAX_RANK];
+    float tw[4 * PLUMB_RT_MAX_RANK];
+    int32_t tn[PLUMB_RT_MAX_RANK];
+    for (int64_t r = lo; r < hi; ++r) {
+      int64_t q = r;
+      for (int32_t d = last - 1; d >= 0; --d) {
+        o[d] = q % out_shape[d];
+        q /= out_shape[d];
+      }
+      for (int32_t d = 0; d < last; ++d) {
+        const size_t k = (size_t)o[d];
+        tn[d] = n[d][k];
+        for (int32_t j = 0; j < 4; ++j) {
+          ti[4 * d + j] = idx[d][k * 4 + (size_t)j];
+          tw[4 * d + j] = w[d][k * 4 + (size_t)j];
+        }
+      }
+      float *out = y + r * inner;
+      for (int64_t jo = 0; jo < inner; ++jo) {
+        const size_t k = (size_t)jo;
+        tn[last] = n[last][k];
+        for (int32_t j = 0; j < 4; ++j) {
+          ti[4 * last + j] = idx[last][k * 4 + (size_t)j];
+          tw[4 * last + j] = w[last][k * 4 + (size_t)j];
+        }
+        out[jo] = canon(resizeCubicValue(x, rank, st, ti, tw, tn));
+      }
+    }
+  });
+  return PLUMB_RT_OK;
+}

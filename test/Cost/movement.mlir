@@ -1,7 +1,7 @@
 // Gas of data movement: no arithmetic. Reshape, concat, split, expand and
 // tile copy contiguous runs (bytes only); every result element of transpose,
-// slice, gather and pad is an indexed read; resize reads 1 (nearest) or 2^d
-// (linear) taps per result element, and linear interpolates.
+// slice, gather and pad is an indexed read; resize reads 1 (nearest), 2^d
+// (linear) or 4^d (cubic) taps per result element and interpolates.
 // plumb-gas-v1: base 112564, MAC 24, elementwise 148, transcendental 4091,
 // compare 1092, indexed 264, byte read 1, byte written 143.
 // RUN: plumb-opt %s -split-input-file -plumb-print-gas -o /dev/null | FileCheck %s
@@ -45,8 +45,13 @@ func.func @main(%d: tensor<5x3xf32>, %i: tensor<2xi64>) -> tensor<2x3xf32> {
 // linear: 112564 + 148*1728 + 264*768 + 192 + 143*768 = 681076.
 // CHECK: node 0 plumb.resize macs=0 elementwise=0 transcendental=0 compare=0 indexed=192 read=192 written=768 gas=273268
 // CHECK: node 1 plumb.resize macs=0 elementwise=1728 transcendental=0 compare=0 indexed=768 read=192 written=768 gas=681076
-func.func @main(%x: tensor<1x3x4x4xf32>) -> (tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>) {
+// cubic over the 2 resized dims reads 4^2 = 16 taps and does (16 - 1) / 3 = 5
+// combinations of 7 operations per result element: 192 x 35 = 6720.
+// cubic: 112564 + 148*6720 + 264*3072 + 192 + 143*768 = 2028148.
+// CHECK: node 2 plumb.resize macs=0 elementwise=6720 transcendental=0 compare=0 indexed=3072 read=192 written=768 gas=2028148
+func.func @main(%x: tensor<1x3x4x4xf32>) -> (tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>) {
   %n = plumb.resize %x {mode = "nearest", coordinate_transformation_mode = "asymmetric", nearest_mode = "floor", scales = array<f32: 1.0, 1.0, 2.0, 2.0>} : tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
   %l = plumb.resize %x {mode = "linear", coordinate_transformation_mode = "half_pixel", nearest_mode = "floor", scales = array<f32: 1.0, 1.0, 2.0, 2.0>} : tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
-  return %n, %l : tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>
+  %c = plumb.resize %x {mode = "cubic", coordinate_transformation_mode = "half_pixel", nearest_mode = "floor", cubic_coeff_a = -0.75 : f32, exclude_outside = false, scales = array<f32: 1.0, 1.0, 2.0, 2.0>} : tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
+  return %n, %l, %c : tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>
 }

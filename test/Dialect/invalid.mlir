@@ -887,8 +887,24 @@ func.func @resize_scales_positive(%x: tensor<1x1x2x2xf32>) {
 // -----
 
 func.func @resize_mode(%x: tensor<1x1x2x2xf32>) {
-  // expected-error @+1 {{mode must be nearest or linear, got "cubic"}}
+  // expected-error @+1 {{mode must be nearest, linear or cubic, got "bicubic"}}
+  %0 = plumb.resize %x {coordinate_transformation_mode = "asymmetric", mode = "bicubic", nearest_mode = "floor", scales = array<f32: 1.0, 1.0, 2.0, 2.0>} : tensor<1x1x2x2xf32> -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @resize_cubic_attrs(%x: tensor<1x1x2x2xf32>) {
+  // expected-error @+1 {{cubic resize needs cubic_coeff_a and exclude_outside}}
   %0 = plumb.resize %x {coordinate_transformation_mode = "asymmetric", mode = "cubic", nearest_mode = "floor", scales = array<f32: 1.0, 1.0, 2.0, 2.0>} : tensor<1x1x2x2xf32> -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @resize_cubic_attrs_on_linear(%x: tensor<1x1x2x2xf32>) {
+  // expected-error @+1 {{cubic_coeff_a and exclude_outside are only for mode cubic}}
+  %0 = plumb.resize %x {coordinate_transformation_mode = "asymmetric", cubic_coeff_a = -0.75 : f32, exclude_outside = false, mode = "linear", nearest_mode = "floor", scales = array<f32: 1.0, 1.0, 2.0, 2.0>} : tensor<1x1x2x2xf32> -> tensor<1x1x4x4xf32>
   return
 }
 

@@ -941,6 +941,29 @@ std::vector<Case> buildCases() {
              std::to_string(t.k);
     cs.push_back(c);
   }
+
+  // Cubic Resize (A = -0.75; mode 2 here, `nearest` holds exclude_outside).
+  // Appended last: each case draws its inputs from the shared seed sequence.
+  struct Rc {
+    int64_t coord, exclude;
+    std::vector<int64_t> in, out;
+    const char *n;
+  };
+  for (const Rc &r :
+       {Rc{0, 0, {1, 2, 7, 9}, {1, 2, 15, 13}, "cubic/half_pixel"},
+        Rc{3, 1, {1, 2, 6, 5}, {1, 2, 4, 11},
+           "cubic/align_corners/exclude_outside"}}) {
+    Case c;
+    c.kind = Kind::Resize;
+    c.family = "resize";
+    c.p = {2, r.coord, r.exclude};
+    c.ia = r.in;
+    c.ib = r.out;
+    c.in.push_back(genUniform(nextSeed(), (size_t)numel(r.in), 4.0f));
+    c.shape = dimsv(r.in) + " -> " + dimsv(r.out);
+    c.name = std::string("resize/") + r.n;
+    cs.push_back(c);
+  }
   return cs;
 }
 
@@ -1207,11 +1230,17 @@ Output runCpu(const Case &c) {
   }
   case Kind::Resize: {
     std::vector<float> y((size_t)numel(c.ib));
-    o.status = plumb_rt_resize_f32(c.in[0].data(), c.ia.data(),
-                                   (int32_t)c.ia.size(), c.ib.data(),
-                                   c.f.empty() ? nullptr : c.f.data(),
-                                   (int32_t)c.p[0], (int32_t)c.p[1],
-                                   (int32_t)c.p[2], y.data());
+    if (c.p[0] == 2)
+      o.status = plumb_rt_resize_cubic_f32(
+          c.in[0].data(), c.ia.data(), (int32_t)c.ia.size(), c.ib.data(),
+          c.f.empty() ? nullptr : c.f.data(), (int32_t)c.p[1], -0.75f,
+          (int32_t)c.p[2], y.data());
+    else
+      o.status = plumb_rt_resize_f32(c.in[0].data(), c.ia.data(),
+                                     (int32_t)c.ia.size(), c.ib.data(),
+                                     c.f.empty() ? nullptr : c.f.data(),
+                                     (int32_t)c.p[0], (int32_t)c.p[1],
+                                     (int32_t)c.p[2], y.data());
     o.addF32(y);
     break;
   }

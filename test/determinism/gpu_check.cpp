@@ -367,6 +367,10 @@ Output runDevice(const Case &c, int reps, double *ms) {
     std::vector<float> sc = c.f;
     int32_t mode = (int32_t)c.p[0], coord = (int32_t)c.p[1], near = (int32_t)c.p[2];
     launch = [=] {
+      if (mode == 2) // cubic (cases.cpp): `near` holds exclude_outside
+        return plumb_cuda_resize_cubic_f32(
+            x, is.data(), (int32_t)is.size(), os.data(),
+            sc.empty() ? nullptr : sc.data(), coord, -0.75f, near, y, s);
       return plumb_cuda_resize_f32(x, is.data(), (int32_t)is.size(), os.data(),
                                    sc.empty() ? nullptr : sc.data(), mode,
                                    coord, near, y, s);

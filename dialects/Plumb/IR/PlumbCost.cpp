@@ -361,10 +361,12 @@ FailureOr<OpCounts> PadOp::getCounts() {
 /// resize: nearest reads one tap per result element; linear reads 2^d taps
 /// over the d dimensions whose size changes and combines them separably:
 /// 2^d - 1 combinations of two products and one sum per result element.
+/// Cubic reads 4^d taps and makes (4^d - 1) / 3 combinations of four
+/// products and three sums.
 FailureOr<OpCounts> ResizeOp::getCounts() {
   Counter c(getOperation());
   CheckedCount out = elems(getOutput());
-  if (getMode() != "linear") {
+  if (getMode() == "nearest") {
     c.indexed = out;
     return c.finish();
   }
@@ -372,6 +374,14 @@ FailureOr<OpCounts> ResizeOp::getCounts() {
   uint64_t d = 0;
   for (auto [a, b] : llvm::zip(in, outShape))
     d += a != b;
+  if (getMode() == "cubic") {
+    if (d >= 31)
+      return failure();
+    uint64_t taps = uint64_t(1) << (2 * d);
+    c.indexed = out * CheckedCount(taps);
+    c.elementwise = out * CheckedCount((taps - 1) / 3 * 7);
+    return c.finish();
+  }
   if (d >= 62)
     return failure();
   c.indexed = out * CheckedCount(uint64_t(1) << d);

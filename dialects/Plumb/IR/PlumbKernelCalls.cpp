@@ -595,7 +595,7 @@ LogicalResult ReduceMinOp::lowerToKernelCalls(KernelLowering &l,
 LogicalResult ArgMaxOp::lowerToKernelCalls(KernelLowering &l,
                                            std::string &err) {
   ElemType t = elemOf(getInput());
-  if (t != ElemType::F32 && t != ElemType::I64) {
+  if (t != ElemType::F32 && t != ElemType::I64 && t != ElemType::I32) {
     err = "arg_max of this element type is not supported";
     return failure();
   }
@@ -771,9 +771,25 @@ LogicalResult TileOp::lowerToKernelCalls(KernelLowering &l, std::string &) {
 
 LogicalResult ResizeOp::lowerToKernelCalls(KernelLowering &l, std::string &) {
   std::vector<float> scales(getScales().begin(), getScales().end());
-  KernelCall &c = l.call("resize_f32", "resize");
+  const bool cubic = getMode() == "cubic";
+  KernelCall &c = l.call(cubic ? "resize_cubic_f32" : "resize_f32", "resize");
   c.operand(0, ElemType::F32);
   shapeAndRank(c, getInput()).ints(shapeOf(getOutput())).floats(scales);
+  if (cubic) {
+    StringRef m = getCoordinateTransformationMode();
+    if (m == "pytorch_half_pixel")
+      c.code(PLUMB_CODE(PLUMB_RT_COORD_PYTORCH_HALF_PIXEL));
+    else if (m == "asymmetric")
+      c.code(PLUMB_CODE(PLUMB_RT_COORD_ASYMMETRIC));
+    else if (m == "align_corners")
+      c.code(PLUMB_CODE(PLUMB_RT_COORD_ALIGN_CORNERS));
+    else
+      c.code(PLUMB_CODE(PLUMB_RT_COORD_HALF_PIXEL));
+    c.f32(getCubicCoeffAAttr().getValueAsDouble())
+        .i64(getExcludeOutsideAttr().getValue() ? 1 : 0)
+        .result(0, ElemType::F32);
+    return success();
+  }
   if (getMode() == "linear")
     c.code(PLUMB_CODE(PLUMB_RT_RESIZE_LINEAR));
   else

@@ -497,9 +497,15 @@ LogicalResult ResizeOp::verify() {
       return emitOpError() << "scales must be positive";
   StringRef mode = getMode(), ctm = getCoordinateTransformationMode(),
             nm = getNearestMode();
-  if (mode != "nearest" && mode != "linear")
-    return emitOpError() << "mode must be nearest or linear, got \"" << mode
-                         << "\"";
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
+    return emitOpError() << "mode must be nearest, linear or cubic, got \""
+                         << mode << "\"";
+  if (mode == "cubic" && (!getCubicCoeffAAttr() || !getExcludeOutsideAttr()))
+    return emitOpError() << "cubic resize needs cubic_coeff_a and "
+                            "exclude_outside";
+  if (mode != "cubic" && (getCubicCoeffAAttr() || getExcludeOutsideAttr()))
+    return emitOpError() << "cubic_coeff_a and exclude_outside are only for "
+                            "mode cubic";
   if (!llvm::is_contained({"half_pixel", "asymmetric", "align_corners",
                            "pytorch_half_pixel"},
                           ctm))

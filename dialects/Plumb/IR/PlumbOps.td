@@ -840,10 +840,11 @@ def Plumb_TileOp : Plumb_ComputeOp<"tile", [Pure]> {
 }
 
 def Plumb_ResizeOp : Plumb_ComputeOp<"resize", [Pure]> {
-  let summary = "Nearest or linear resampling";
+  let summary = "Nearest, linear or cubic resampling";
   let description = [{
     ONNX Resize with one scale per dimension (`scales`) and the result type
-    giving the output size. `mode` is "nearest" or "linear";
+    giving the output size. `mode` is "nearest", "linear" or "cubic" (cubic
+    takes `cubic_coeff_a` and `exclude_outside`, present only with cubic);
     `coordinate_transformation_mode` is one of half_pixel, asymmetric,
     align_corners, pytorch_half_pixel; `nearest_mode` one of
     round_prefer_floor, round_prefer_ceil, floor, ceil. The float operation
@@ -855,7 +856,9 @@ def Plumb_ResizeOp : Plumb_ComputeOp<"resize", [Pure]> {
   }];
   let arguments = (ins Plumb_FloatTensor:$input, StrAttr:$mode,
                        StrAttr:$coordinate_transformation_mode,
-                       StrAttr:$nearest_mode, DenseF32ArrayAttr:$scales);
+                       StrAttr:$nearest_mode, DenseF32ArrayAttr:$scales,
+                       OptionalAttr<F32Attr>:$cubic_coeff_a,
+                       OptionalAttr<BoolAttr>:$exclude_outside);
   let results = (outs Plumb_FloatTensor:$output);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
   let hasVerifier = 1;

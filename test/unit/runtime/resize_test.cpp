@@ -175,3 +175,147 @@ TEST(Resize, BilinearDocumentedFormulaBitwiseAndThreads) {
   EXPECT_EQ(plumb_rt_resize_f32(v.data(), s3, 1, s6, nullptr, 7, 0, 0, bad),
             PLUMB_RT_EINVAL);
 }
+
+namespace {
+std::vector<float> cubic(const std::vector<float> &x, std::vector<int64_t> in,
+                         std::vector<int64_t> out, const float *scales,
+                         int coord, float a = -0.75f, int exclude = 0) {
+  int64_t n = 1;
+  for (auto d : out)
+    n *= d;
+  std::vector<float> y((size_t)n);
+  EXPECT_EQ(plumb_rt_resize_cubic_f32(x.data(), in.data(), (int)in.size(),
+                                      out.data(), scales, coord, a, exclude,
+                                      y.data()),
+            0);
+  return y;
+}
+} // namespace
+
+// onnx/backend/test/case/node/resize.py: upsample_scales_cubic (A = -0.75,
+// half_pixel), the first output row; align_corners and exclude_outside
+// variants, whose expected values the backend tests' own data fix (the e2e
+// node-test list runs them).
+TEST(Resize, OnnxCubicExample) {
+  const float sc[] = {1, 1, 2, 2};
+  auto y = cubic(iota(16), {1, 1, 4, 4}, {1, 1, 8, 8}, sc,
+                 PLUMB_RT_COORD_HALF_PIXEL);
+  const double w[] = {0.47265625, 0.76953125, 1.24609375, 1.875,
+                      2.28125,    2.91015625, 3.38671875, 3.68359375};
+  for (int i = 0; i < 8; ++i)
+    EXPECT_NEAR(y[i], w[i], 1e-6) << i;
+  // A constant stays that constant up to the weights' rounding.
+  std::vector<float> c(35, 2.5f);
+  auto z = cubic(c, {5, 7}, {9, 4}, nullptr, PLUMB_RT_COORD_ASYMMETRIC, -0.5f,
+                 1);
+  for (float v : z)
+    EXPECT_NEAR(v, 2.5f, 2e-6);
+}
+
+// The contract's sequence (resize.h), written out for 2-D: taps and weights
+// per dim, rows (W) combined first, then the row values (H); bitwise, and
+// the same at every thread count.
+TEST(Resize, BicubicDocumentedFormulaBitwiseAndThreads) {
+  std::mt19937 g(11);
+  std::uniform_real_distribution<float> d(-1, 1);
+  const int64_t N = 2, C = 2, H = 6, W = 9, OH = 13, OW = 5;
+  std::vector<float> x((size_t)(N * C * H * W));
+  for (auto &v : x)
+    v = d(g);
+  for (int coord : {PLUMB_RT_COORD_HALF_PIXEL, PLUMB_RT_COORD_ASYMMETRIC,
+                    PLUMB_RT_COORD_ALIGN_CORNERS,
+                    PLUMB_RT_COORD_PYTORCH_HALF_PIXEL})
+    for (int exclude : {0, 1})
+      for (float A : {-0.75f, -0.5f}) {
+        plumb_rt_set_threads(1);
+        auto y = cubic(x, {N, C, H, W}, {N, C, OH, OW}, nullptr, coord, A,
+                       exclude);
+        auto taps = [&](int64_t i, int64_t in, int64_t out, int64_t *idx,
+                        float *wt) {
+          const float scale = (float)out / (float)in, fi = (float)i;
+          float c;
+          if (coord == PLUMB_RT_COORD_HALF_PIXEL)
+            c = (fi + 0.5f) / scale - 0.5f;
+          else if (coord == PLUMB_RT_COORD_PYTORCH_HALF_PIXEL)
+            c = out > 1 ? (fi + 0.5f) / scale - 0.5f : 0.0f;
+          else if (coord == PLUMB_RT_COORD_ASYMMETRIC)
+            c = fi / scale;
+          else
+            c = out == 1 ? 0.0f : (fi * (float)(in - 1)) / (float)(out - 1);
+          const float f = std::floor(c), r = c - f;
+          const int64_t fl = (int64_t)f;
+          auto clampi = [&](int64_t j) {
+            return std::min(std::max(j, (int64_t)0), in - 1);
+          };
+          if (r == 0.0f) {
+            idx[0] = clampi(fl);
+            return 1;
+          }
+          auto far = [&](float t) {
+            return ((A * t - A * 5.0f) * t + A * 8.0f) * t - A * 4.0f;
+          };
+          auto near = [&](float t) {
+            return (((A + 2.0f) * t - (A + 3.0f)) * t) * t + 1.0f;
+          };
+          const float s = 1.0f - r;
+          wt[0] = far(r + 1.0f);
+          wt[1] = near(r);
+          wt[2] = near(s);
+          wt[3] = far(s + 1.0f);
+          float sum = 0.0f;
+          for (int k = 0; k < 4; ++k) {
+            const int64_t j = fl - 1 + k;
+            if (exclude && (j < 0 || j >= in))
+              wt[k] = 0.0f;
+            idx[k] = clampi(j);
+            sum = k == 0 ? wt[0] : sum + wt[k];
+          }
+          if (exclude)
+            for (int k = 0; k < 4; ++k)
+              wt[k] = wt[k] / sum;
+          return 4;
+        };
+        for (int64_t p = 0; p < N * C; ++p)
+          for (int64_t i = 0; i < OH; ++i)
+            for (int64_t j = 0; j < OW; ++j) {
+              int64_t hi[4], wi[4];
+              float hw[4], ww[4];
+              const int nh = taps(i, H, OH, hi, hw);
+              const int nw = taps(j, W, OW, wi, ww);
+              const float *q = x.data() + p * H * W;
+              auto row = [&](int64_t h) {
+                if (nw == 1)
+                  return q[h * W + wi[0]];
+                float a = ww[0] * q[h * W + wi[0]];
+                for (int k = 1; k < 4; ++k)
+                  a = a + ww[k] * q[h * W + wi[k]];
+                return a;
+              };
+              float want;
+              if (nh == 1) {
+                want = row(hi[0]);
+              } else {
+                want = hw[0] * row(hi[0]);
+                for (int k = 1; k < 4; ++k)
+                  want = want + hw[k] * row(hi[k]);
+              }
+              ASSERT_EQ(y[(size_t)((p * OH + i) * OW + j)], want)
+                  << coord << " " << exclude << " " << A << " " << i << ","
+                  << j;
+            }
+        for (int t : {2, 3}) {
+          plumb_rt_set_threads(t);
+          ASSERT_EQ(cubic(x, {N, C, H, W}, {N, C, OH, OW}, nullptr, coord, A,
+                          exclude),
+                    y);
+        }
+      }
+  plumb_rt_set_threads(1);
+  float bad[3];
+  std::vector<float> v = {0, 10, 20};
+  int64_t s3[] = {3}, s6[] = {6};
+  EXPECT_EQ(plumb_rt_resize_cubic_f32(v.data(), s3, 1, s6, nullptr,
+                                      PLUMB_RT_COORD_TF_HALF_PIXEL_FOR_NN,
+                                      -0.75f, 0, bad),
+            PLUMB_RT_EINVAL);
+}

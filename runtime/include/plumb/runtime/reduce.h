@@ -84,6 +84,9 @@ int plumb_rt_argmax_f32(const float *x, const int64_t *shape, int32_t rank,
 int plumb_rt_argmax_i64(const int64_t *x, const int64_t *shape, int32_t rank,
                         int32_t axis, int32_t is_min, int32_t select_last_index,
                         int64_t *y);
+int plumb_rt_argmax_i32(const int32_t *x, const int64_t *shape, int32_t rank,
+                        int32_t axis, int32_t is_min, int32_t select_last_index,
+                        int64_t *y);
 
 /// TopK along `axis`: the first k elements of each slice in the order
 /// "larger first" (largest != 0) or "smaller first", with their int64

@@ -24,14 +24,27 @@
 //   the value is the i0 sample's value; otherwise v = (v(i0) * w0) + (v(i1) * l)
 //   (two rounded products, one rounded sum). Outer dims combine the values of
 //   inner dims the same way. NaN results are canonicalised.
-// Not supported: cubic, antialias, exclude_outside, tf_crop_and_resize
-// (these return PLUMB_RT_EINVAL via the mode / coordinate codes).
+// Cubic (plumb_rt_resize_cubic_f32): on every dim, c = the source coordinate
+//   (not clamped), f = floor(c), r = c - f (exact). r == 0: the dim takes
+//   sample clamp(f) alone. Otherwise four taps at f-1, f, f+1, f+2, each
+//   index clamped to [0, in_d - 1] (edge samples repeat), with ONNX's
+//   coefficients for A = cubic_coeff_a, every operation float32 in this order
+//   (t = r + 1, s = 1 - r, u = s + 1; 5A, 8A, 4A are products A*5 etc.):
+//     w0 = ((A*t - 5A)*t + 8A)*t - 4A      w1 = (((A+2)*r - (A+3))*r)*r + 1
+//     w2 = (((A+2)*s - (A+3))*s)*s + 1     w3 = ((A*u - 5A)*u + 8A)*u - 4A
+//   exclude_outside: taps whose unclamped index lies outside [0, in_d) get
+//   weight 0 and the others are divided by ((w0 + w1) + w2) + w3.
+//   Separable, innermost dim first: v = (((w0*v0) + (w1*v1)) + (w2*v2)) + (w3*v3).
+//   NaN results are canonicalised.
+// Not supported: antialias, tf_crop_and_resize (PLUMB_RT_EINVAL via the mode
+// / coordinate codes).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PLUMB_RUNTIME_RESIZE_H
 #define PLUMB_RUNTIME_RESIZE_H
 
 #include "plumb/runtime/config.h"
+#include "plumb/runtime/elementwise.h"
 #include "plumb/runtime/ops_status.h"
 
 #include <stdint.h>
@@ -77,6 +90,92 @@ PLUMB_INLINE float resizeCoord(int32_t coord, int64_t i, int64_t in,
     return (fi + 0.5f) / scale;
   }
 }
+
+/// Cubic taps of output index i on one dim (the sequence above): writes
+/// indices and weights, returns 1 (r == 0: idx[0] alone, weight unused) or 4.
+PLUMB_INLINE int32_t resizeCubicTaps(int32_t coord, int64_t i, int64_t in,
+                                     int64_t out, float scale, float A,
+                                     int32_t exclude, int64_t *idx, float *w) {
+  const float c = resizeCoord(coord, i, in, out, scale);
+  const float f = floorF(c);
+  const float r = c - f;
+  // Coordinates are at most a few times the dim size, far inside int64.
+  const int64_t fi = (int64_t)f;
+  if (r == 0.0f) {
+    idx[0] = fi < 0 ? 0 : (fi > in - 1 ? in - 1 : fi);
+    w[0] = 1.0f;
+    return 1;
+  }
+  const float a5 = A * 5.0f, a8 = A * 8.0f, a4 = A * 4.0f;
+  const float a2 = A + 2.0f, a3 = A + 3.0f;
+  const float t = r + 1.0f, s = 1.0f - r;
+  const float u = s + 1.0f;
+  w[0] = ((A * t - a5) * t + a8) * t - a4;
+  w[1] = ((a2 * r - a3) * r) * r + 1.0f;
+  w[2] = ((a2 * s - a3) * s) * s + 1.0f;
+  w[3] = ((A * u - a5) * u + a8) * u - a4;
+  for (int32_t k = 0; k < 4; ++k) {
+    const int64_t j = fi - 1 + k;
+    if (exclude && (j < 0 || j >= in))
+      w[k] = 0.0f;
+    idx[k] = j < 0 ? 0 : (j > in - 1 ? in - 1 : j);
+  }
+  if (exclude) {
+    const float sum = ((w[0] + w[1]) + w[2]) + w[3];
+    for (int32_t k = 0; k < 4; ++k)
+      w[k] = w[k] / sum;
+  }
+  return 4;
+}
+
+/// One cubic output value from the per-dim taps of its output index:
+/// idx/w hold 4 entries per dim (dim d at 4*d), n[d] taps (1 or 4), st the
+/// input strides. The dims with 4 taps combine innermost first, each group
+/// of four as (((w0*v0) + (w1*v1)) + (w2*v2)) + (w3*v3), evaluated in
+/// lexicographic tap order with one partial sum per active dim.
+PLUMB_INLINE float resizeCubicValue(const float *x, int32_t rank,
+                                    const int64_t *st, const int64_t *idx,
+                                    const float *w, const int32_t *n) {
+  int32_t act[PLUMB_RT_MAX_RANK], na = 0;
+  int64_t base = 0;
+  for (int32_t d = 0; d < rank; ++d) {
+    if (n[d] == 1)
+      base += idx[4 * d] * st[d];
+    else
+      act[na++] = d;
+  }
+  if (na == 0)
+    return x[base];
+  int32_t digit[PLUMB_RT_MAX_RANK];
+  float acc[PLUMB_RT_MAX_RANK];
+  for (int32_t j = 0; j < na; ++j)
+    digit[j] = 0;
+  for (;;) {
+    int64_t off = base;
+    for (int32_t j = 0; j < na; ++j)
+      off += idx[4 * act[j] + digit[j]] * st[act[j]];
+    float v = x[off];
+    // Fold v into the innermost partial; a completed group of four moves up.
+    int32_t j = na - 1;
+    for (;;) {
+      const float p = w[4 * act[j] + digit[j]] * v;
+      acc[j] = digit[j] == 0 ? p : acc[j] + p;
+      if (digit[j] < 3 || j == 0)
+        break;
+      v = acc[j];
+      --j;
+    }
+    // Advance the tap counter (innermost digit fastest).
+    int32_t k = na - 1;
+    while (k >= 0 && digit[k] == 3) {
+      digit[k] = 0;
+      --k;
+    }
+    if (k < 0)
+      return acc[0];
+    ++digit[k];
+  }
+}
 } // namespace ops
 } // namespace rt
 } // namespace plumb
@@ -92,6 +191,14 @@ int plumb_rt_resize_f32(const float *x, const int64_t *in_shape, int32_t rank,
                         const int64_t *out_shape, const float *scales,
                         int32_t mode, int32_t coord_mode, int32_t nearest_mode,
                         float *y);
+
+/// Cubic Resize of x (in_shape, rank <= 8) to y (out_shape) with
+/// coefficient cubic_a and exclude_outside (0/1); scales as above.
+int plumb_rt_resize_cubic_f32(const float *x, const int64_t *in_shape,
+                              int32_t rank, const int64_t *out_shape,
+                              const float *scales, int32_t coord_mode,
+                              float cubic_a, int32_t exclude_outside,
+                              float *y);
 
 #ifdef __cplusplus
 }
