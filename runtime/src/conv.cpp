@@ -395,6 +395,16 @@ PLUMB_TGT_AVX512 inline void transpose16(__m512 *r) {
   }
 }
 
+/// v[c] = the mk lanes of row c (rows `stride` floats apart) for c < nc,
+/// zero for the other rows.
+PLUMB_TGT_AVX512 inline void loadRows16(const float *src, int64_t stride,
+                                        int64_t nc, __mmask16 mk, __m512 *v) {
+#pragma GCC unroll 16
+  for (int c = 0; c < 16; ++c)
+    v[c] = c < nc ? _mm512_maskz_loadu_ps(mk, src + c * stride)
+                  : _mm512_setzero_ps();
+}
+
 /// treeCombine over m chunk vectors spaced `stride` floats apart.
 PLUMB_TGT_AVX512 inline __m512 combineStrided(float *work, int64_t m,
                                               int64_t stride) {
@@ -458,24 +468,113 @@ using DwbRunFn = void (*)(const DwGeom &, const float *, int64_t,
                           const int64_t *, const float *, __m512, bool,
                           float *, float *);
 
+/// dwbRun for one chunk (m == 1), stride SW, KW taps per kernel row and
+/// no column dilation: per kernel row, each input vector of the row is
+/// loaded once and fed to every position whose tap it is, in increasing
+/// column order -- so each position still sees k = (kh, kw) in order.
+/// t + kh * rowStep is kernel row kh's first tap.
+template <int NB, int SW, int KW>
+PLUMB_TGT_AVX512 void dwbRunRow(const DwGeom &g, const float *t,
+                                int64_t rowStep, const float *wv, __m512 vb,
+                                bool hasBias, float *o) {
+  const __m512 canon = _mm512_castsi512_ps(
+      _mm512_set1_epi32(static_cast<int>(PLUMB_CANONICAL_NAN_BITS)));
+  constexpr int kCols = (NB - 1) * SW + KW;
+  __m512 acc[NB];
+#pragma GCC unroll 8
+  for (int j = 0; j < NB; ++j)
+    acc[j] = _mm512_set1_ps(-0.0f);
+  for (int64_t kh = 0; kh < g.KH; ++kh) {
+    const float *x = t + kh * rowStep;
+    const float *wk = wv + kh * KW * 16;
+    __m512 w[KW];
+#pragma GCC unroll 16
+    for (int kw = 0; kw < KW; ++kw)
+      w[kw] = _mm512_load_ps(wk + kw * 16);
+#pragma GCC unroll 64
+    for (int q = 0; q < kCols; ++q) {
+      const __m512 xv = _mm512_load_ps(x + q * 16);
+#pragma GCC unroll 8
+      for (int j = 0; j < NB; ++j) {
+        const int kw = q - j * SW;
+        if (kw >= 0 && kw < KW)
+          acc[j] = _mm512_fmadd_ps(w[kw], xv, acc[j]);
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int j = 0; j < NB; ++j) {
+    __m512 v = hasBias ? _mm512_add_ps(acc[j], vb) : acc[j];
+    const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    _mm512_store_ps(o + j * 16, _mm512_mask_blend_ps(nan, v, canon));
+  }
+}
+
+using DwbRowFn = void (*)(const DwGeom &, const float *, int64_t,
+                          const float *, __m512, bool, float *);
+
+/// dwbRunRow<1..kDwbMaxRun, SW, KW>, indexed by the position count.
+template <int SW, int KW> struct DwbRowTable {
+  static constexpr DwbRowFn fns[kDwbMaxRun + 1] = {
+      nullptr,
+      dwbRunRow<1, SW, KW>,
+      dwbRunRow<2, SW, KW>,
+      dwbRunRow<3, SW, KW>,
+      dwbRunRow<4, SW, KW>,
+      dwbRunRow<5, SW, KW>,
+      dwbRunRow<6, SW, KW>,
+      dwbRunRow<7, SW, KW>,
+      dwbRunRow<8, SW, KW>};
+};
+
+/// The row-reuse kernels for this geometry, or null: one chunk, stride 1
+/// or 2, no column dilation, 3, 5, 7 or 9 taps per kernel row.
+const DwbRowFn *dwbRowFns(const DwGeom &g) {
+  if (g.m != 1 || g.dw != 1 || (g.sw != 1 && g.sw != 2))
+    return nullptr;
+  const bool s1 = g.sw == 1;
+  switch (g.KW) {
+  case 3:
+    return s1 ? DwbRowTable<1, 3>::fns : DwbRowTable<2, 3>::fns;
+  case 5:
+    return s1 ? DwbRowTable<1, 5>::fns : DwbRowTable<2, 5>::fns;
+  case 7:
+    return s1 ? DwbRowTable<1, 7>::fns : DwbRowTable<2, 7>::fns;
+  case 9:
+    return s1 ? DwbRowTable<1, 9>::fns : DwbRowTable<2, 9>::fns;
+  default:
+    return nullptr;
+  }
+}
+
 thread_local std::vector<float> tlsDwbBuf;
 
 /// What every task of one channel-blocked depthwise conv shares.
 struct DwbPlan {
   const plumb_conv2d_params *p;
   DwGeom g;
-  int64_t C, nCB, nRB, rb, Wq, rowF, tRows;
-  const float *X, *wv, *bv, *bias;
+  int64_t C, nCB, nRB, rb, Wq, rowF, tRows, kPad;
+  const float *X, *Wt, *bias;
   const int64_t *off;
+  const DwbRowFn *rowFns; // row-reuse kernels, or null
   float *Y;
   const plumb_rt_epilogue *ep;
 };
 
+/// Per-thread buffers of the channel-blocked kernel, and which zero
+/// border T holds (the padding positions of the last task's rows: a task
+/// with the same plan and rows only rewrites the image positions).
+struct DwbScratch {
+  float *T, *O, *wv, *work;
+  const DwbPlan *plan = nullptr;
+  int64_t oh0 = -1;
+};
+
 /// One task: image n, channels [16 cb, 16 cb + 16), output rows
-/// [oh0, oh1). T: tRows * rowF floats, O: rb * OW * 16 (both 64-byte
-/// aligned), work: 16 * kDwbMaxRun * m.
-PLUMB_TGT_AVX512 void dwbTask(const DwbPlan &q, int64_t task, float *T,
-                              float *O, float *work) {
+/// [oh0, oh1). T: tRows * rowF floats, O: rb * OW * 16, wv: kPad * 16 (all
+/// 64-byte aligned), work: 16 * kDwbMaxRun * m.
+PLUMB_TGT_AVX512 void dwbTask(const DwbPlan &q, int64_t task, DwbScratch &sc) {
+  float *T = sc.T, *O = sc.O, *work = sc.work;
   static const DwbRunFn runs[kDwbMaxRun + 1] = {
       nullptr,   dwbRun<1>, dwbRun<2>, dwbRun<3>, dwbRun<4>,
       dwbRun<5>, dwbRun<6>, dwbRun<7>, dwbRun<8>};
@@ -492,7 +591,9 @@ PLUMB_TGT_AVX512 void dwbTask(const DwbPlan &q, int64_t task, float *T,
   const int64_t ihA = std::max<int64_t>(0, ihLo);
   const int64_t ihB = std::min<int64_t>(p.H, ihLo + R);
   const int64_t qIn = std::min<int64_t>(Wq, g.pl + p.W);
-  for (int64_t r = 0; r < R; ++r) {
+  const bool sameBorder = sc.plan == &q && sc.oh0 == oh0;
+  sc.plan = &q, sc.oh0 = oh0;
+  for (int64_t r = 0; r < R && !sameBorder; ++r) {
     float *tr = T + r * rowF;
     const int64_t ih = ihLo + r;
     if (ih < ihA || ih >= ihB) {
@@ -512,27 +613,47 @@ PLUMB_TGT_AVX512 void dwbTask(const DwbPlan &q, int64_t task, float *T,
       const int64_t cnt = std::min<int64_t>(16, f1 - f0);
       const __mmask16 mk = static_cast<__mmask16>((1u << cnt) - 1);
       __m512 v[16];
-      for (int64_t c = 0; c < 16; ++c)
-        v[c] = c < nc ? _mm512_maskz_loadu_ps(mk, src + c * HW + f0)
-                      : _mm512_setzero_ps();
+      loadRows16(src + f0, HW, nc, mk, v);
       transpose16(v);
-      for (int64_t j = 0; j < cnt; ++j) {
-        if (iw < iwMax)
-          _mm512_store_ps(T + (ih - ihLo) * rowF + (g.pl + iw) * 16, v[j]);
-        if (++iw == p.W)
-          iw = 0, ++ih;
-      }
+      // (Constant indices keep v in registers.)
+#pragma GCC unroll 16
+      for (int j = 0; j < 16; ++j)
+        if (j < cnt) {
+          if (iw < iwMax)
+            _mm512_store_ps(T + (ih - ihLo) * rowF + (g.pl + iw) * 16, v[j]);
+          if (++iw == p.W)
+            iw = 0, ++ih;
+        }
     }
   }
-  const float *w = q.wv + cb * g.K * 16;
-  const __m512 vb = _mm512_loadu_ps(q.bv + cb * 16);
+  // Weights of the block as [k][16 channels] (lanes beyond C zero), 16
+  // taps at a time; the bias as one vector.
+  float *w = sc.wv;
+  const __mmask16 cm = static_cast<__mmask16>((1u << nc) - 1);
+  for (int64_t k0 = 0; k0 < g.K; k0 += 16) {
+    const int64_t cnt = std::min<int64_t>(16, g.K - k0);
+    const __mmask16 mk = static_cast<__mmask16>((1u << cnt) - 1);
+    __m512 v[16];
+    loadRows16(q.Wt + c0 * g.K + k0, g.K, nc, mk, v);
+    transpose16(v);
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; ++j)
+      if (j < cnt)
+        _mm512_store_ps(w + (k0 + j) * 16, v[j]);
+  }
+  const __m512 vb = q.bias ? _mm512_maskz_loadu_ps(cm, q.bias + c0)
+                           : _mm512_setzero_ps();
   for (int64_t oh = oh0; oh < oh1; ++oh) {
     const float *t = T + (oh - oh0) * g.sh * rowF;
     float *o = O + (oh - oh0) * p.OW * 16;
     for (int64_t ow = 0; ow < p.OW; ow += kDwbMaxRun) {
       const int64_t nb = std::min<int64_t>(kDwbMaxRun, p.OW - ow);
-      runs[nb](g, t + ow * g.sw * 16, g.sw * 16, q.off, w, vb,
-               q.bias != nullptr, o + ow * 16, work);
+      if (q.rowFns)
+        q.rowFns[nb](g, t + ow * g.sw * 16, g.dh * rowF, w, vb,
+                     q.bias != nullptr, o + ow * 16);
+      else
+        runs[nb](g, t + ow * g.sw * 16, g.sw * 16, q.off, w, vb,
+                 q.bias != nullptr, o + ow * 16, work);
     }
   }
   // Back to the planes: 16 positions of 16 channels at a time.
@@ -542,11 +663,14 @@ PLUMB_TGT_AVX512 void dwbTask(const DwbPlan &q, int64_t task, float *T,
     const int64_t cnt = std::min<int64_t>(16, cnt0 - f0);
     const __mmask16 mk = static_cast<__mmask16>((1u << cnt) - 1);
     __m512 v[16];
-    for (int64_t j = 0; j < 16; ++j)
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; ++j)
       v[j] = j < cnt ? _mm512_load_ps(O + (f0 + j) * 16) : _mm512_setzero_ps();
     transpose16(v);
-    for (int64_t c = 0; c < nc; ++c)
-      _mm512_mask_storeu_ps(dst + c * P + f0, mk, v[c]);
+#pragma GCC unroll 16
+    for (int c = 0; c < 16; ++c)
+      if (c < nc)
+        _mm512_mask_storeu_ps(dst + c * P + f0, mk, v[c]);
   }
   if (q.ep)
     for (int64_t c = 0; c < nc; ++c)
@@ -582,32 +706,28 @@ bool depthwiseBlocked(const plumb_conv2d_params &p, const float *X,
   if (q.tRows * q.rowF > (int64_t(1) << 20))
     return false;
   q.nRB = (p.OH + q.rb - 1) / q.rb;
-  // Weights [block][k][16] and bias [block][16], lanes beyond C zero.
-  std::vector<float> wv(static_cast<size_t>(q.nCB * g.K * 16), 0.0f),
-      bv(static_cast<size_t>(q.nCB * 16), 0.0f);
-  for (int64_t c = 0; c < q.C; ++c) {
-    for (int64_t k = 0; k < g.K; ++k)
-      wv[((c / 16) * g.K + k) * 16 + c % 16] = Wt[c * g.K + k];
-    if (bias)
-      bv[c] = bias[c];
-  }
   std::vector<int64_t> off(static_cast<size_t>(g.K));
   for (int64_t k = 0; k < g.K; ++k)
     off[k] = ((k / p.KW) * g.dh * q.Wq + (k % p.KW) * g.dw) * 16;
-  q.X = X, q.wv = wv.data(), q.bv = bv.data(), q.bias = bias;
+  q.kPad = (g.K + 15) / 16 * 16;
+  q.X = X, q.Wt = Wt, q.bias = bias;
   q.off = off.data(), q.Y = Y, q.ep = ep;
+  q.rowFns = dwbRowFns(g);
   parallelFor(0, p.N * q.nCB * q.nRB, 1, [&](int64_t lo, int64_t hi) {
     std::vector<float> &buf = tlsDwbBuf;
-    const size_t need = static_cast<size_t>(
-        q.tRows * q.rowF + q.rb * p.OW * 16 + 16 * kDwbMaxRun * g.m + 16);
+    const size_t need =
+        static_cast<size_t>(q.tRows * q.rowF + q.rb * p.OW * 16 +
+                            q.kPad * 16 + 16 * kDwbMaxRun * g.m + 16);
     if (buf.size() < need)
       buf.resize(need);
-    float *T = buf.data() + (16 - (reinterpret_cast<uintptr_t>(buf.data()) /
-                                   sizeof(float)) % 16) % 16;
-    float *O = T + q.tRows * q.rowF;
-    float *work = O + q.rb * p.OW * 16;
+    DwbScratch sc;
+    sc.T = buf.data() + (16 - (reinterpret_cast<uintptr_t>(buf.data()) /
+                               sizeof(float)) % 16) % 16;
+    sc.O = sc.T + q.tRows * q.rowF;
+    sc.wv = sc.O + q.rb * p.OW * 16;
+    sc.work = sc.wv + q.kPad * 16;
     for (int64_t task = lo; task < hi; ++task)
-      dwbTask(q, task, T, O, work);
+      dwbTask(q, task, sc);
   });
   return true;
 }

@@ -408,6 +408,9 @@ TEST(ConvDepthwise, MatchesReferenceBitwiseEveryIsaThreadsEpilogue) {
       {1, 24, 6, 6, 24, 1, 1, 24, 2, 2, 1, 1, 0, 0, 0, 0},
       {1, 9, 4, 5, 9, 7, 7, 9, 1, 1, 1, 1, 5, 6, 4, 7}, // pads beyond the plane
       {1, 12, 1, 70, 12, 1, 7, 12, 1, 3, 1, 2, 0, 4, 0, 5}, // 1-D
+      {1, 24, 8, 8, 24, 9, 9, 24, 1, 1, 1, 1, 4, 4, 4, 4},   // EdgeNeXt 9x9
+      {1, 36, 11, 17, 36, 9, 9, 36, 2, 2, 1, 1, 4, 4, 4, 4},
+      {1, 16, 12, 30, 16, 3, 5, 16, 2, 1, 2, 1, 2, 2, 2, 2},
   };
   for (int i = 0; i < 20; ++i) {
     std::uniform_int_distribution<int> c(1, 50), hw(1, 30), k(1, 7), s(1, 3),
