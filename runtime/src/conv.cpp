@@ -7,6 +7,9 @@
 //   Y[n, g*Cout_g + m, p] = treeDot_k(Wg[m][k], col[k][p]) + bias[g*Cout_g+m]
 // which is exactly the per-element definition in conv.h, so the GEMM fast
 // path (whatever its schedule) reproduces the scalar references bit for bit.
+// With AVX-512, depthwise convs run a direct kernel with lanes over 16
+// channels and group-1 convs with few output channels one with lanes over
+// 16 output columns; both evaluate that same per-element sequence.
 //
 //===----------------------------------------------------------------------===//
 #include "plumb/runtime/conv.h"
@@ -695,12 +698,21 @@ bool depthwiseBlocked(const plumb_conv2d_params &p, const float *X,
   q.Wq = (p.OW - 1) * g.sw + (p.KW - 1) * g.dw + 1;
   q.rowF = q.Wq * 16;
   // Output rows per task: T and the staged outputs near 96 KiB.
-  const int64_t budget = 24 * 1024;
+  const int64_t budget = 48 * 1024;
   auto rowsFor = [&](int64_t rb) { return (rb - 1) * g.sh + (p.KH - 1) * g.dh + 1; };
   q.rb = 1;
   while (q.rb < p.OH &&
          rowsFor(q.rb + 1) * q.rowF + (q.rb + 1) * p.OW * 16 <= budget)
     ++q.rb;
+  // Enough tasks to balance the threads (each row split re-reads the
+  // kernel's (KH - 1) * dh halo rows): about 4 per thread.
+  const int64_t threads = plumb_rt_get_threads();
+  const int64_t byChannels = p.N * q.nCB;
+  if (threads > 1 && byChannels < 4 * threads) {
+    const int64_t splits = std::min<int64_t>(
+        p.OH, (4 * threads + byChannels - 1) / byChannels);
+    q.rb = std::min(q.rb, (p.OH + splits - 1) / splits);
+  }
   q.tRows = rowsFor(q.rb);
   // Very long rows (1-D convs over 60k+ steps) keep the row kernel.
   if (q.tRows * q.rowF > (int64_t(1) << 20))
