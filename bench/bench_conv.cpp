@@ -2,7 +2,8 @@
 //
 // Part of Plumb. Deterministic Conv2d (plumb_rt_conv2d, tree blocked(256))
 // vs an OpenBLAS baseline (straightforward im2col + cblas_sgemm per image and
-// group + bias add) on ResNet-50 and MobileNet-v2 layer shapes, batch 1.
+// group + bias add) on ResNet-50 and MobileNet-v2 layer shapes and depthwise shapes of
+// mobile CNNs, batch 1.
 //
 //===----------------------------------------------------------------------===//
 #include "bench_common.h"
@@ -73,6 +74,20 @@ int runConv(const Options &o) {
       {"mobilenetv2.dw.3x3", 144, 56, 144, 3, 1, 1, 144},
       {"mobilenetv2.dw.3x3s2", 96, 112, 96, 3, 2, 1, 96},
       {"mobilenetv2.pw.project", 144, 28, 32, 1, 1, 0, 1},
+      // Depthwise shapes of mobile CNNs (EdgeNeXt, ConvNeXtV2, MobileNetV3,
+      // EfficientViT, LeViT): small planes, 3x3 to 7x7, stride 1 and 2.
+      {"dw.c32.56.k3", 32, 56, 32, 3, 1, 1, 32},
+      {"dw.c48.56.k7", 48, 56, 48, 7, 1, 3, 48},
+      {"dw.c64.28.k3", 64, 28, 64, 3, 1, 1, 64},
+      {"dw.c64.56.k3s2", 64, 56, 64, 3, 2, 1, 64},
+      {"dw.c96.14.k3", 96, 14, 96, 3, 1, 1, 96},
+      {"dw.c96.28.k5s2", 96, 28, 96, 5, 2, 2, 96},
+      {"dw.c160.14.k7", 160, 14, 160, 7, 1, 3, 160},
+      {"dw.c192.14.k3s2", 192, 14, 192, 3, 2, 1, 192},
+      {"dw.c192.7.k3", 192, 7, 192, 3, 1, 1, 192},
+      {"dw.c304.7.k7", 304, 7, 304, 7, 1, 3, 304},
+      {"dw.c88.14.k5", 88, 14, 88, 5, 1, 2, 88},
+      {"dw.c576.7.k5", 576, 7, 576, 5, 1, 2, 576},
   };
   const int64_t block = 256;
   GeoMean all;

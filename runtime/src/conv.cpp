@@ -7,6 +7,9 @@
 //   Y[n, g*Cout_g + m, p] = treeDot_k(Wg[m][k], col[k][p]) + bias[g*Cout_g+m]
 // which is exactly the per-element definition in conv.h, so the GEMM fast
 // path (whatever its schedule) reproduces the scalar references bit for bit.
+// With AVX-512, depthwise convs run a direct kernel with lanes over 16
+// channels and group-1 convs with few output channels one with lanes over
+// 16 output columns; both evaluate that same per-element sequence.
 //
 //===----------------------------------------------------------------------===//
 #include "plumb/runtime/conv.h"
@@ -352,6 +355,396 @@ bool depthwiseDirect(const plumb_conv2d_params &p, const float *X,
   return true;
 }
 
+// GCC 12 flags the shuffle intrinsics' internal undefined vectors (false
+// positive), as in math_avx2.cpp.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+//===----------------------------------------------------------------------===//
+// Channel-blocked direct depthwise conv, AVX-512: lanes over 16 channels of
+// one output position, so small planes (7x7, 14x14) fill every lane. Per
+// task (image, block of 16 channels, range of output rows) the needed input
+// rows are transposed into T[row][col][16 channels] with +0.0 for padding;
+// each output position then runs, per lane, exactly dwRow's sequence: per
+// chunk of the terms k = (kh, kw) acc = fma(w[k], x, acc) from -0.0, chunk
+// partials combined by treeCombine's stride-halving, + bias, NaN
+// canonicalised. Up to 8 positions of a row are in flight (independent
+// accumulators); the results are transposed back into the NCHW planes.
+//===----------------------------------------------------------------------===//
+
+/// In-register transpose of the 16x16 block r[row][lane] (r[i] lane j
+/// becomes r[j] lane i).
+PLUMB_TGT_AVX512 inline void transpose16(__m512 *r) {
+  __m512 t[16], u[16];
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    u[4 * i + 0] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+    u[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+    u[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    u[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+  }
+  // u[4i + j] lane L holds column 4L + j of rows 4i..4i+3.
+  for (int j = 0; j < 4; ++j) {
+    const __m512 a0 = _mm512_shuffle_f32x4(u[j], u[4 + j], 0x88);
+    const __m512 a1 = _mm512_shuffle_f32x4(u[j], u[4 + j], 0xDD);
+    const __m512 b0 = _mm512_shuffle_f32x4(u[8 + j], u[12 + j], 0x88);
+    const __m512 b1 = _mm512_shuffle_f32x4(u[8 + j], u[12 + j], 0xDD);
+    r[j] = _mm512_shuffle_f32x4(a0, b0, 0x88);
+    r[8 + j] = _mm512_shuffle_f32x4(a0, b0, 0xDD);
+    r[4 + j] = _mm512_shuffle_f32x4(a1, b1, 0x88);
+    r[12 + j] = _mm512_shuffle_f32x4(a1, b1, 0xDD);
+  }
+}
+
+/// v[c] = the mk lanes of row c (rows `stride` floats apart) for c < nc,
+/// zero for the other rows.
+PLUMB_TGT_AVX512 inline void loadRows16(const float *src, int64_t stride,
+                                        int64_t nc, __mmask16 mk, __m512 *v) {
+#pragma GCC unroll 16
+  for (int c = 0; c < 16; ++c)
+    v[c] = c < nc ? _mm512_maskz_loadu_ps(mk, src + c * stride)
+                  : _mm512_setzero_ps();
+}
+
+/// treeCombine over m chunk vectors spaced `stride` floats apart.
+PLUMB_TGT_AVX512 inline __m512 combineStrided(float *work, int64_t m,
+                                              int64_t stride) {
+  int64_t p = 1;
+  while (p < m)
+    p <<= 1;
+  for (int64_t s = p >> 1; s >= 1; s >>= 1) {
+    for (int64_t i = 0; i < s; ++i)
+      if (i + s < m)
+        _mm512_storeu_ps(
+            work + i * stride,
+            _mm512_add_ps(_mm512_loadu_ps(work + i * stride),
+                          _mm512_loadu_ps(work + (i + s) * stride)));
+    if (m > s)
+      m = s;
+  }
+  return _mm512_loadu_ps(work);
+}
+
+/// NB consecutive output positions of one row: t points at the first
+/// position's tap (0, 0) in T, positions are `step` floats apart, tap k at
+/// t + off[k]; wv: weights [K][16]; results (+ bias, NaN canonicalised)
+/// to o[j * 16].
+template <int NB>
+PLUMB_TGT_AVX512 void dwbRun(const DwGeom &g, const float *t, int64_t step,
+                             const int64_t *off, const float *wv, __m512 vb,
+                             bool hasBias, float *o, float *work) {
+  const __m512 nz = _mm512_set1_ps(-0.0f);
+  const __m512 canon = _mm512_castsi512_ps(
+      _mm512_set1_epi32(static_cast<int>(PLUMB_CANONICAL_NAN_BITS)));
+  __m512 acc[NB];
+  for (int j = 0; j < NB; ++j)
+    acc[j] = nz;
+  for (int64_t c = 0; c < g.m; ++c) {
+    for (int j = 0; j < NB; ++j)
+      acc[j] = nz;
+    const int64_t hi = std::min(g.K, (c + 1) * g.bl);
+    for (int64_t k = c * g.bl; k < hi; ++k) {
+      const __m512 w = _mm512_loadu_ps(wv + k * 16);
+      const float *x = t + off[k];
+      for (int j = 0; j < NB; ++j)
+        acc[j] = _mm512_fmadd_ps(w, _mm512_loadu_ps(x + j * step), acc[j]);
+    }
+    if (g.m > 1)
+      for (int j = 0; j < NB; ++j)
+        _mm512_storeu_ps(work + (c * NB + j) * 16, acc[j]);
+  }
+  for (int j = 0; j < NB; ++j) {
+    __m512 v = g.m > 1 ? combineStrided(work + j * 16, g.m, NB * 16) : acc[j];
+    if (hasBias)
+      v = _mm512_add_ps(v, vb);
+    const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    _mm512_storeu_ps(o + j * 16, _mm512_mask_blend_ps(nan, v, canon));
+  }
+}
+
+/// Positions per pass of dwbRun.
+constexpr int kDwbMaxRun = 8;
+
+using DwbRunFn = void (*)(const DwGeom &, const float *, int64_t,
+                          const int64_t *, const float *, __m512, bool,
+                          float *, float *);
+
+/// dwbRun for one chunk (m == 1), stride SW, KW taps per kernel row and
+/// no column dilation: per kernel row, each input vector of the row is
+/// loaded once and fed to every position whose tap it is, in increasing
+/// column order -- so each position still sees k = (kh, kw) in order.
+/// t + kh * rowStep is kernel row kh's first tap.
+template <int NB, int SW, int KW>
+PLUMB_TGT_AVX512 void dwbRunRow(const DwGeom &g, const float *t,
+                                int64_t rowStep, const float *wv, __m512 vb,
+                                bool hasBias, float *o) {
+  const __m512 canon = _mm512_castsi512_ps(
+      _mm512_set1_epi32(static_cast<int>(PLUMB_CANONICAL_NAN_BITS)));
+  constexpr int kCols = (NB - 1) * SW + KW;
+  __m512 acc[NB];
+#pragma GCC unroll 8
+  for (int j = 0; j < NB; ++j)
+    acc[j] = _mm512_set1_ps(-0.0f);
+  for (int64_t kh = 0; kh < g.KH; ++kh) {
+    const float *x = t + kh * rowStep;
+    const float *wk = wv + kh * KW * 16;
+    __m512 w[KW];
+#pragma GCC unroll 16
+    for (int kw = 0; kw < KW; ++kw)
+      w[kw] = _mm512_load_ps(wk + kw * 16);
+#pragma GCC unroll 64
+    for (int q = 0; q < kCols; ++q) {
+      const __m512 xv = _mm512_load_ps(x + q * 16);
+#pragma GCC unroll 8
+      for (int j = 0; j < NB; ++j) {
+        const int kw = q - j * SW;
+        if (kw >= 0 && kw < KW)
+          acc[j] = _mm512_fmadd_ps(w[kw], xv, acc[j]);
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int j = 0; j < NB; ++j) {
+    __m512 v = hasBias ? _mm512_add_ps(acc[j], vb) : acc[j];
+    const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    _mm512_store_ps(o + j * 16, _mm512_mask_blend_ps(nan, v, canon));
+  }
+}
+
+using DwbRowFn = void (*)(const DwGeom &, const float *, int64_t,
+                          const float *, __m512, bool, float *);
+
+/// dwbRunRow<1..kDwbMaxRun, SW, KW>, indexed by the position count.
+template <int SW, int KW> struct DwbRowTable {
+  static constexpr DwbRowFn fns[kDwbMaxRun + 1] = {
+      nullptr,
+      dwbRunRow<1, SW, KW>,
+      dwbRunRow<2, SW, KW>,
+      dwbRunRow<3, SW, KW>,
+      dwbRunRow<4, SW, KW>,
+      dwbRunRow<5, SW, KW>,
+      dwbRunRow<6, SW, KW>,
+      dwbRunRow<7, SW, KW>,
+      dwbRunRow<8, SW, KW>};
+};
+
+/// The row-reuse kernels for this geometry, or null: one chunk, stride 1
+/// or 2, no column dilation, 3, 5, 7 or 9 taps per kernel row.
+const DwbRowFn *dwbRowFns(const DwGeom &g) {
+  if (g.m != 1 || g.dw != 1 || (g.sw != 1 && g.sw != 2))
+    return nullptr;
+  const bool s1 = g.sw == 1;
+  switch (g.KW) {
+  case 3:
+    return s1 ? DwbRowTable<1, 3>::fns : DwbRowTable<2, 3>::fns;
+  case 5:
+    return s1 ? DwbRowTable<1, 5>::fns : DwbRowTable<2, 5>::fns;
+  case 7:
+    return s1 ? DwbRowTable<1, 7>::fns : DwbRowTable<2, 7>::fns;
+  case 9:
+    return s1 ? DwbRowTable<1, 9>::fns : DwbRowTable<2, 9>::fns;
+  default:
+    return nullptr;
+  }
+}
+
+thread_local std::vector<float> tlsDwbBuf;
+
+/// What every task of one channel-blocked depthwise conv shares.
+struct DwbPlan {
+  const plumb_conv2d_params *p;
+  DwGeom g;
+  int64_t C, nCB, nRB, rb, Wq, rowF, tRows, kPad;
+  const float *X, *Wt, *bias;
+  const int64_t *off;
+  const DwbRowFn *rowFns; // row-reuse kernels, or null
+  float *Y;
+  const plumb_rt_epilogue *ep;
+};
+
+/// Per-thread buffers of the channel-blocked kernel, and which zero
+/// border T holds (the padding positions of the last task's rows: a task
+/// with the same plan and rows only rewrites the image positions).
+struct DwbScratch {
+  float *T, *O, *wv, *work;
+  const DwbPlan *plan = nullptr;
+  int64_t oh0 = -1;
+};
+
+/// One task: image n, channels [16 cb, 16 cb + 16), output rows
+/// [oh0, oh1). T: tRows * rowF floats, O: rb * OW * 16, wv: kPad * 16 (all
+/// 64-byte aligned), work: 16 * kDwbMaxRun * m.
+PLUMB_TGT_AVX512 void dwbTask(const DwbPlan &q, int64_t task, DwbScratch &sc) {
+  float *T = sc.T, *O = sc.O, *work = sc.work;
+  static const DwbRunFn runs[kDwbMaxRun + 1] = {
+      nullptr,   dwbRun<1>, dwbRun<2>, dwbRun<3>, dwbRun<4>,
+      dwbRun<5>, dwbRun<6>, dwbRun<7>, dwbRun<8>};
+  const plumb_conv2d_params &p = *q.p;
+  const DwGeom &g = q.g;
+  const int64_t C = q.C, Wq = q.Wq, rowF = q.rowF;
+  const int64_t HW = p.H * p.W, P = p.OH * p.OW;
+  const int64_t n = task / (q.nCB * q.nRB), cb = (task / q.nRB) % q.nCB;
+  const int64_t oh0 = (task % q.nRB) * q.rb, oh1 = std::min(p.OH, oh0 + q.rb);
+  const int64_t c0 = cb * 16, nc = std::min<int64_t>(16, C - c0);
+  const int64_t ihLo = oh0 * g.sh - g.pt;
+  const int64_t R = (oh1 - oh0 - 1) * g.sh + (p.KH - 1) * g.dh + 1;
+  // Padding: rows outside the image, columns left and right of it.
+  const int64_t ihA = std::max<int64_t>(0, ihLo);
+  const int64_t ihB = std::min<int64_t>(p.H, ihLo + R);
+  const int64_t qIn = std::min<int64_t>(Wq, g.pl + p.W);
+  const bool sameBorder = sc.plan == &q && sc.oh0 == oh0;
+  sc.plan = &q, sc.oh0 = oh0;
+  for (int64_t r = 0; r < R && !sameBorder; ++r) {
+    float *tr = T + r * rowF;
+    const int64_t ih = ihLo + r;
+    if (ih < ihA || ih >= ihB) {
+      std::fill(tr, tr + rowF, 0.0f);
+      continue;
+    }
+    std::fill(tr, tr + std::min(g.pl, Wq) * 16, 0.0f);
+    if (qIn < Wq)
+      std::fill(tr + qIn * 16, tr + rowF, 0.0f);
+  }
+  // Image rows [ihA, ihB): 16 flat positions of 16 channels at a time.
+  if (ihA < ihB && g.pl < Wq) {
+    const float *src = q.X + (n * C + c0) * HW;
+    const int64_t f1 = ihB * p.W, iwMax = qIn - g.pl;
+    int64_t ih = ihA, iw = 0;
+    for (int64_t f0 = ihA * p.W; f0 < f1; f0 += 16) {
+      const int64_t cnt = std::min<int64_t>(16, f1 - f0);
+      const __mmask16 mk = static_cast<__mmask16>((1u << cnt) - 1);
+      __m512 v[16];
+      loadRows16(src + f0, HW, nc, mk, v);
+      transpose16(v);
+      // (Constant indices keep v in registers.)
+#pragma GCC unroll 16
+      for (int j = 0; j < 16; ++j)
+        if (j < cnt) {
+          if (iw < iwMax)
+            _mm512_store_ps(T + (ih - ihLo) * rowF + (g.pl + iw) * 16, v[j]);
+          if (++iw == p.W)
+            iw = 0, ++ih;
+        }
+    }
+  }
+  // Weights of the block as [k][16 channels] (lanes beyond C zero), 16
+  // taps at a time; the bias as one vector.
+  float *w = sc.wv;
+  const __mmask16 cm = static_cast<__mmask16>((1u << nc) - 1);
+  for (int64_t k0 = 0; k0 < g.K; k0 += 16) {
+    const int64_t cnt = std::min<int64_t>(16, g.K - k0);
+    const __mmask16 mk = static_cast<__mmask16>((1u << cnt) - 1);
+    __m512 v[16];
+    loadRows16(q.Wt + c0 * g.K + k0, g.K, nc, mk, v);
+    transpose16(v);
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; ++j)
+      if (j < cnt)
+        _mm512_store_ps(w + (k0 + j) * 16, v[j]);
+  }
+  const __m512 vb = q.bias ? _mm512_maskz_loadu_ps(cm, q.bias + c0)
+                           : _mm512_setzero_ps();
+  for (int64_t oh = oh0; oh < oh1; ++oh) {
+    const float *t = T + (oh - oh0) * g.sh * rowF;
+    float *o = O + (oh - oh0) * p.OW * 16;
+    for (int64_t ow = 0; ow < p.OW; ow += kDwbMaxRun) {
+      const int64_t nb = std::min<int64_t>(kDwbMaxRun, p.OW - ow);
+      if (q.rowFns)
+        q.rowFns[nb](g, t + ow * g.sw * 16, g.dh * rowF, w, vb,
+                     q.bias != nullptr, o + ow * 16);
+      else
+        runs[nb](g, t + ow * g.sw * 16, g.sw * 16, q.off, w, vb,
+                 q.bias != nullptr, o + ow * 16, work);
+    }
+  }
+  // Back to the planes: 16 positions of 16 channels at a time.
+  const int64_t cnt0 = (oh1 - oh0) * p.OW;
+  float *dst = q.Y + (n * C + c0) * P + oh0 * p.OW;
+  for (int64_t f0 = 0; f0 < cnt0; f0 += 16) {
+    const int64_t cnt = std::min<int64_t>(16, cnt0 - f0);
+    const __mmask16 mk = static_cast<__mmask16>((1u << cnt) - 1);
+    __m512 v[16];
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; ++j)
+      v[j] = j < cnt ? _mm512_load_ps(O + (f0 + j) * 16) : _mm512_setzero_ps();
+    transpose16(v);
+#pragma GCC unroll 16
+    for (int c = 0; c < 16; ++c)
+      if (c < nc)
+        _mm512_mask_storeu_ps(dst + c * P + f0, mk, v[c]);
+  }
+  if (q.ep)
+    for (int64_t c = 0; c < nc; ++c)
+      q.ep->fn(q.ep->ctx, dst + c * P, n, c0 + c, oh0 * p.OW, cnt0);
+}
+
+/// Channel-blocked depthwise conv over all planes; returns false when not
+/// applicable.
+bool depthwiseBlocked(const plumb_conv2d_params &p, const float *X,
+                      const float *Wt, const float *bias, float *Y,
+                      int64_t block, const plumb_rt_epilogue *ep) {
+  if (p.Cin != p.group || p.Cout != p.group ||
+      plumb_rt_gemm_active_isa() < detail::kIsaAvx512 || p.OW < 1 ||
+      p.OH < 1)
+    return false;
+  DwbPlan q;
+  q.p = &p;
+  q.g = dwGeom(p, p.KH * p.KW, block);
+  const DwGeom &g = q.g;
+  q.C = p.group;
+  q.nCB = (q.C + 15) / 16;
+  q.Wq = (p.OW - 1) * g.sw + (p.KW - 1) * g.dw + 1;
+  q.rowF = q.Wq * 16;
+  // Output rows per task: T and the staged outputs near 96 KiB.
+  const int64_t budget = 48 * 1024;
+  auto rowsFor = [&](int64_t rb) { return (rb - 1) * g.sh + (p.KH - 1) * g.dh + 1; };
+  q.rb = 1;
+  while (q.rb < p.OH &&
+         rowsFor(q.rb + 1) * q.rowF + (q.rb + 1) * p.OW * 16 <= budget)
+    ++q.rb;
+  // Enough tasks to balance the threads (each row split re-reads the
+  // kernel's (KH - 1) * dh halo rows): about 4 per thread.
+  const int64_t threads = plumb_rt_get_threads();
+  const int64_t byChannels = p.N * q.nCB;
+  if (threads > 1 && byChannels < 4 * threads) {
+    const int64_t splits = std::min<int64_t>(
+        p.OH, (4 * threads + byChannels - 1) / byChannels);
+    q.rb = std::min(q.rb, (p.OH + splits - 1) / splits);
+  }
+  q.tRows = rowsFor(q.rb);
+  // Very long rows (1-D convs over 60k+ steps) keep the row kernel.
+  if (q.tRows * q.rowF > (int64_t(1) << 20))
+    return false;
+  q.nRB = (p.OH + q.rb - 1) / q.rb;
+  std::vector<int64_t> off(static_cast<size_t>(g.K));
+  for (int64_t k = 0; k < g.K; ++k)
+    off[k] = ((k / p.KW) * g.dh * q.Wq + (k % p.KW) * g.dw) * 16;
+  q.kPad = (g.K + 15) / 16 * 16;
+  q.X = X, q.Wt = Wt, q.bias = bias;
+  q.off = off.data(), q.Y = Y, q.ep = ep;
+  q.rowFns = dwbRowFns(g);
+  parallelFor(0, p.N * q.nCB * q.nRB, 1, [&](int64_t lo, int64_t hi) {
+    std::vector<float> &buf = tlsDwbBuf;
+    const size_t need =
+        static_cast<size_t>(q.tRows * q.rowF + q.rb * p.OW * 16 +
+                            q.kPad * 16 + 16 * kDwbMaxRun * g.m + 16);
+    if (buf.size() < need)
+      buf.resize(need);
+    DwbScratch sc;
+    sc.T = buf.data() + (16 - (reinterpret_cast<uintptr_t>(buf.data()) /
+                               sizeof(float)) % 16) % 16;
+    sc.O = sc.T + q.tRows * q.rowF;
+    sc.wv = sc.O + q.rb * p.OW * 16;
+    sc.work = sc.wv + q.kPad * 16;
+    for (int64_t task = lo; task < hi; ++task)
+      dwbTask(q, task, sc);
+  });
+  return true;
+}
+#pragma GCC diagnostic pop
+
 //===----------------------------------------------------------------------===//
 // Direct conv for few output channels (one group), AVX-512: the depthwise
 // kernel's scheme with every input channel. Per output row, lanes over 16
@@ -511,6 +904,8 @@ void convViaGemm(const plumb_conv2d_params &p, const float *X,
   if (ep && !ep->fn)
     ep = nullptr;
 #if PLUMB_CONV_X86
+  if (!transpose && depthwiseBlocked(p, X, wg(0), bias, Y, block, ep))
+    return;
   if (!transpose && depthwiseDirect(p, X, wg(0), bias, Y, block, ep))
     return;
   if (!transpose && smallDirect(p, X, wg(0), bias, Y, block, ep))

@@ -384,6 +384,136 @@ TEST(Conv, RejectsInconsistentParams) {
   EXPECT_EQ(plumb_rt_conv2d(&p, d, d, nullptr, d, 0), -1);
 }
 
+// Depthwise convs (group == Cin == Cout) run the channel-blocked AVX-512
+// kernel (16 channels per vector; the row kernel only for very long rows),
+// the AVX2 / scalar row products below AVX-512: every ISA, thread count,
+// tree and epilogue must give plumb_rt_conv2d_reference's bits. Shapes
+// cover channel counts around multiples of 16, odd and tiny planes,
+// 1x1 to 7x7 and non-square kernels, strides 1-3, dilation, asymmetric and
+// over-wide padding; inputs and weights include -0.0, infinities and NaN.
+TEST(ConvDepthwise, MatchesReferenceBitwiseEveryIsaThreadsEpilogue) {
+  Reset reset;
+  std::mt19937 rng(1919);
+  std::vector<Shape> shapes = {
+      {1, 96, 14, 14, 96, 3, 3, 96, 1, 1, 1, 1, 1, 1, 1, 1},
+      {1, 40, 7, 7, 40, 7, 7, 40, 1, 1, 1, 1, 3, 3, 3, 3},
+      {2, 17, 13, 11, 17, 5, 5, 17, 2, 2, 1, 1, 2, 2, 2, 2},
+      {1, 33, 15, 9, 33, 3, 3, 33, 2, 2, 1, 1, 1, 1, 1, 1},
+      {1, 16, 56, 56, 16, 3, 3, 16, 1, 1, 1, 1, 1, 1, 1, 1},
+      {1, 5, 57, 45, 5, 3, 3, 5, 2, 2, 1, 1, 1, 1, 0, 0},
+      {1, 20, 9, 10, 20, 3, 5, 20, 1, 2, 2, 1, 2, 0, 2, 3},
+      {1, 18, 8, 8, 18, 2, 3, 18, 3, 1, 1, 3, 0, 2, 1, 4},
+      {1, 31, 1, 1, 31, 3, 3, 31, 1, 1, 1, 1, 1, 1, 1, 1},
+      {1, 16, 3, 4, 16, 1, 1, 16, 1, 1, 1, 1, 0, 0, 0, 0},
+      {1, 24, 6, 6, 24, 1, 1, 24, 2, 2, 1, 1, 0, 0, 0, 0},
+      {1, 9, 4, 5, 9, 7, 7, 9, 1, 1, 1, 1, 5, 6, 4, 7}, // pads beyond the plane
+      {1, 12, 1, 70, 12, 1, 7, 12, 1, 3, 1, 2, 0, 4, 0, 5}, // 1-D
+      {1, 24, 8, 8, 24, 9, 9, 24, 1, 1, 1, 1, 4, 4, 4, 4},   // EdgeNeXt 9x9
+      {1, 36, 11, 17, 36, 9, 9, 36, 2, 2, 1, 1, 4, 4, 4, 4},
+      {1, 16, 12, 30, 16, 3, 5, 16, 2, 1, 2, 1, 2, 2, 2, 2},
+  };
+  for (int i = 0; i < 20; ++i) {
+    std::uniform_int_distribution<int> c(1, 50), hw(1, 30), k(1, 7), s(1, 3),
+        d(1, 2), pd(0, 3), n(1, 2);
+    Shape sh{};
+    sh.N = n(rng), sh.Cin = sh.Cout = sh.group = c(rng);
+    sh.H = hw(rng), sh.W = hw(rng), sh.KH = k(rng), sh.KW = k(rng);
+    sh.sh = s(rng), sh.sw = s(rng), sh.dh = d(rng), sh.dw = d(rng);
+    sh.pt = pd(rng), sh.pl = pd(rng), sh.pb = pd(rng), sh.pr = pd(rng);
+    auto p = convParams(sh.N, sh.Cin, sh.H, sh.W, sh.Cout, sh.KH, sh.KW,
+                        sh.group, sh.sh, sh.sw, sh.dh, sh.dw, sh.pt, sh.pl,
+                        sh.pb, sh.pr);
+    if (p.OH < 1 || p.OW < 1) {
+      --i;
+      continue;
+    }
+    shapes.push_back(sh);
+  }
+  int checked = 0;
+  for (const Shape &s : shapes) {
+    auto p = convParams(s.N, s.Cin, s.H, s.W, s.Cout, s.KH, s.KW, s.group,
+                        s.sh, s.sw, s.dh, s.dw, s.pt, s.pl, s.pb, s.pr);
+    ASSERT_GE(p.OH, 1);
+    ASSERT_GE(p.OW, 1);
+    auto X = randomVec(p.N * p.Cin * p.H * p.W, rng);
+    auto Wt = randomVec(p.Cout * p.KH * p.KW, rng);
+    auto bias = randomVec(p.Cout, rng);
+    // Signed zeros everywhere, an infinite weight (NaN on padding taps) and
+    // a NaN input in some planes.
+    for (size_t e = 0; e < X.size(); e += 7)
+      X[e] = (e / 7) % 2 ? -0.0f : 0.0f;
+    for (size_t e = 3; e < Wt.size(); e += 11)
+      Wt[e] = -0.0f;
+    if (Wt.size() > 20)
+      Wt[17] = INFINITY;
+    if (X.size() > 40)
+      X[X.size() / 2] = NAN;
+    bias[0] = -0.0f;
+    const int64_t P = p.OH * p.OW;
+    const size_t outN = p.N * p.Cout * P;
+    for (int withBias = 0; withBias < 2; ++withBias)
+      for (int64_t block : {0, 1, 4, 256}) {
+        const float *b = withBias ? bias.data() : nullptr;
+        std::vector<float> ref(outN);
+        ASSERT_EQ(plumb_rt_conv2d_reference(&p, X.data(), Wt.data(), b,
+                                            ref.data(), block),
+                  0);
+        for (int isa : {3, 2, 1})
+          for (int t : {1, 2, 3})
+            for (int withEp = 0; withEp < 2; ++withEp) {
+              plumb_rt_gemm_set_isa(isa);
+              plumb_rt_set_threads(t);
+              std::vector<float> y(outN, 7.0f);
+              EpRecorder rec(ref.data(), y.data(), p.N, p.Cout, P);
+              const plumb_rt_epilogue ep = {EpRecorder::fn, &rec};
+              ASSERT_EQ(plumb_rt_conv2d_ep(&p, X.data(), Wt.data(), b,
+                                           y.data(), block,
+                                           withEp ? &ep : nullptr),
+                        0);
+              const char *what = withEp ? "relu epilogue" : "plain";
+              for (size_t i = 0; i < outN; ++i) {
+                const float want = withEp ? reluRef(ref[i]) : ref[i];
+                ASSERT_EQ(bits(want), bits(y[i]))
+                    << what << " i=" << i << " C=" << s.Cin << " " << s.H
+                    << "x" << s.W << " k=" << s.KH << "x" << s.KW
+                    << " s=" << s.sh << "," << s.sw << " d=" << s.dh << ","
+                    << s.dw << " block=" << block << " isa=" << isa
+                    << " t=" << t << " bias=" << withBias;
+                if (withEp) {
+                  ASSERT_EQ(rec.seen[i].load(), 1) << i;
+                }
+              }
+              EXPECT_EQ(rec.badRange.load(), 0);
+              EXPECT_EQ(rec.badValue.load(), 0);
+              ++checked;
+            }
+      }
+  }
+  EXPECT_EQ(checked, static_cast<int>(shapes.size()) * 2 * 4 * 3 * 3 * 2);
+}
+
+// A depthwise 1-D conv whose padded row is too long for the channel-blocked
+// kernel's per-thread buffer runs the row kernel; same bits.
+TEST(ConvDepthwise, VeryLongRowMatchesReference) {
+  Reset reset;
+  std::mt19937 rng(2);
+  const int64_t C = 3, L = 70000, K = 5;
+  auto p = convParams(1, C, 1, L, C, 1, K, C, 1, 1, 1, 1, 0, 2, 0, 2);
+  auto X = randomVec(C * L, rng), Wt = randomVec(C * K, rng),
+       bias = randomVec(C, rng);
+  std::vector<float> ref(C * p.OW), y(C * p.OW);
+  plumb_rt_conv2d_reference(&p, X.data(), Wt.data(), bias.data(), ref.data(),
+                            256);
+  for (int t : {1, 2}) {
+    plumb_rt_set_threads(t);
+    ASSERT_EQ(plumb_rt_conv2d(&p, X.data(), Wt.data(), bias.data(), y.data(),
+                              256),
+              0);
+    for (size_t i = 0; i < y.size(); ++i)
+      ASSERT_EQ(bits(ref[i]), bits(y[i])) << i << " t=" << t;
+  }
+}
+
 TEST(ConvTranspose, MatchesReferenceAndScatterFloat64) {
   Reset reset;
   std::mt19937 rng(8);

@@ -106,8 +106,10 @@ typedef struct plumb_rt_epilogue {
 
 /// plumb_rt_conv2d / plumb_rt_conv1d with an epilogue (`ep` may be NULL, as
 /// may ep->fn: no epilogue). The epilogue runs on finished ranges (a GEMM
-/// M block's rows over up to 8 column slivers, or a depthwise output row)
-/// while the outputs are still in cache; ranges never cross a plane. Output values before the epilogue are exactly those of
+/// M block's rows over up to 8 column slivers, a depthwise task's block of
+/// output rows of one channel, or a small conv's output row) while the
+/// outputs are still in cache; ranges never cross a plane. Output values
+/// before the epilogue are exactly those of
 /// plumb_rt_conv2d; nothing is called when parameters are rejected (-1).
 int plumb_rt_conv2d_ep(const plumb_conv2d_params *p, const float *X,
                        const float *Wt, const float *bias, float *Y,
