@@ -806,6 +806,327 @@ def dbnet():
 
 
 # ---------------------------------------------------------------------------
+# Wave 2: more of what users export today (added 2026-12-03 to widen the set
+# beyond the architectures the first wave was tuned on)
+# ---------------------------------------------------------------------------
+
+def wave2_decoder_cfg(t, kind):
+    """Small configs of current HF decoder families (GQA where the family
+    has it); sizes chosen so that export and check take seconds."""
+    h, L, heads, kv, ff = 256, 2, 8, 4, 512
+    base = dict(vocab_size=VOCAB, hidden_size=h, num_hidden_layers=L,
+                num_attention_heads=heads, intermediate_size=ff,
+                max_position_embeddings=256)
+    gqa = dict(base, num_key_value_heads=kv)
+    if kind == "mistral":
+        return t.MistralConfig(**gqa, sliding_window=None)
+    if kind == "gemma":
+        return t.GemmaConfig(**gqa, head_dim=32)
+    if kind == "gemma2":
+        return t.Gemma2Config(**gqa, head_dim=32, sliding_window=16,
+                              query_pre_attn_scalar=32)
+    if kind == "gemma3":
+        return t.Gemma3TextConfig(**gqa, head_dim=32, sliding_window=16)
+    if kind == "phi":
+        return t.PhiConfig(**base)
+    if kind == "phi3":
+        return t.Phi3Config(**gqa, pad_token_id=0)
+    if kind == "qwen3":
+        return t.Qwen3Config(**gqa, head_dim=32)
+    if kind == "olmo":
+        return t.OlmoConfig(**base)
+    if kind == "granite":
+        return t.GraniteConfig(**gqa)
+    if kind == "stablelm":
+        return t.StableLmConfig(**gqa)
+    if kind == "smollm3":
+        return t.SmolLM3Config(**gqa, pad_token_id=0)
+    if kind == "gpt_neox":
+        return t.GPTNeoXConfig(**base)
+    if kind == "gptj":
+        return t.GPTJConfig(vocab_size=VOCAB, n_positions=256, n_embd=h,
+                            n_layer=L, n_head=heads, rotary_dim=16)
+    if kind == "opt":
+        return t.OPTConfig(vocab_size=VOCAB, hidden_size=h,
+                           num_hidden_layers=L, num_attention_heads=heads,
+                           ffn_dim=ff, max_position_embeddings=256,
+                           word_embed_proj_dim=h)
+    if kind == "bloom":
+        return t.BloomConfig(vocab_size=VOCAB, hidden_size=h, n_layer=L,
+                             n_head=heads)
+    if kind == "falcon":
+        return t.FalconConfig(vocab_size=VOCAB, hidden_size=h,
+                              num_hidden_layers=L, num_attention_heads=heads,
+                              new_decoder_architecture=True,
+                              num_kv_heads=kv)
+    raise ValueError(kind)
+
+
+def wave2_decoder(name, kind, cls, with_past):
+    seq, past_len = 24, 23
+
+    def build():
+        import transformers
+        torch.manual_seed(0)
+        cfg = wave2_decoder_cfg(transformers, kind)
+        m = getattr(transformers, cls)(cfg).eval()
+        g = gen(name)
+        if not with_past:
+            feeds = [("input_ids", tokens(g, 1, seq, cfg.vocab_size)),
+                     ("attention_mask", torch.ones(1, seq, dtype=torch.int64))]
+
+            class Prefill(nn.Module):
+                def __init__(self, m):
+                    super().__init__()
+                    self.m = m
+
+                def forward(self, input_ids, attention_mask):
+                    return self.m(input_ids=input_ids,
+                                  attention_mask=attention_mask,
+                                  use_cache=False).logits
+            return Prefill(m), feeds, {}
+        heads = cfg.num_attention_heads
+        kvh = getattr(cfg, "num_key_value_heads", None) or heads
+        hd = getattr(cfg, "head_dim", None) or cfg.hidden_size // heads
+        layers = cfg.num_hidden_layers
+        feeds = [("input_ids", tokens(g, 1, 1, cfg.vocab_size)),
+                 ("attention_mask",
+                  torch.ones(1, past_len + 1, dtype=torch.int64))]
+        for i in range(layers):
+            feeds.append(("past_key_%d" % i,
+                          torch.randn(1, kvh, past_len, hd, generator=g)))
+            feeds.append(("past_value_%d" % i,
+                          torch.randn(1, kvh, past_len, hd, generator=g)))
+        outs = ["logits"] + sum([["present_key_%d" % i, "present_value_%d" % i]
+                                 for i in range(layers)], [])
+        return DecoderStep(m, layers), feeds, {"output_names": outs}
+    return build
+
+
+for _k, _cls, _decode in [
+        ("mistral", "MistralForCausalLM", True),
+        ("gemma", "GemmaForCausalLM", False),
+        ("gemma2", "Gemma2ForCausalLM", False),
+        ("gemma3", "Gemma3ForCausalLM", False),
+        ("phi", "PhiForCausalLM", False),
+        ("phi3", "Phi3ForCausalLM", True),
+        ("qwen3", "Qwen3ForCausalLM", True),
+        ("olmo", "OlmoForCausalLM", False),
+        ("granite", "GraniteForCausalLM", False),
+        ("stablelm", "StableLmForCausalLM", False),
+        ("smollm3", "SmolLM3ForCausalLM", False),
+        ("gpt_neox", "GPTNeoXForCausalLM", True),
+        ("gptj", "GPTJForCausalLM", False),
+        ("opt", "OPTForCausalLM", True),
+        ("bloom", "BloomForCausalLM", False),
+        ("falcon", "FalconForCausalLM", False)]:
+    arch("w2_hf_%s_prefill" % _k,
+         "transformers 5.23 %s (small config), no KV cache, 24 tokens" % _cls)(
+        wave2_decoder("w2_hf_%s_prefill" % _k, _k, _cls, False))
+    if _decode:
+        arch("w2_hf_%s_decode" % _k,
+             "transformers 5.23 %s (small config), one step with "
+             "past_key_values (23 past tokens)" % _cls)(
+            wave2_decoder("w2_hf_%s_decode" % _k, _k, _cls, True))
+
+arch("w2_hf_xlm_roberta",
+     "transformers 5.23 XLMRobertaModel(XLMRobertaConfig small)")(hf_encoder(
+         "w2_hf_xlm_roberta", lambda t: t.XLMRobertaConfig(
+             **dict(SMALL, max_position_embeddings=130, type_vocab_size=1)),
+         "XLMRobertaModel", token_types=False))
+arch("w2_hf_modernbert",
+     "transformers 5.23 ModernBertModel(ModernBertConfig small)")(hf_encoder(
+         "w2_hf_modernbert", lambda t: t.ModernBertConfig(
+             vocab_size=VOCAB, hidden_size=256, num_hidden_layers=4,
+             num_attention_heads=4, intermediate_size=512,
+             max_position_embeddings=128, local_attention=16,
+             global_attn_every_n_layers=2, pad_token_id=0),
+         "ModernBertModel", token_types=False))
+arch("w2_hf_convbert",
+     "transformers 5.23 ConvBertModel(ConvBertConfig small)")(hf_encoder(
+         "w2_hf_convbert", lambda t: t.ConvBertConfig(
+             **dict(SMALL, embedding_size=128)), "ConvBertModel"))
+
+
+def wave2_hf_vision(name, cfg_fn, model_cls, size=224, key="last_hidden_state",
+                    channels=3):
+    def build():
+        import transformers
+        torch.manual_seed(0)
+        cfg = cfg_fn(transformers)
+        m = getattr(transformers, model_cls)(cfg).eval()
+        g = gen(name)
+        calibrate_bn(m, lambda: (image(g, 2, channels, size, size),))
+        return (Outputs(m, ["pixel_values"], [key]),
+                [("pixel_values", image(g, 1, channels, size, size))], {})
+    return build
+
+
+_VIT = dict(hidden_size=192, num_hidden_layers=4, num_attention_heads=3,
+            intermediate_size=768)
+for _n, _cls, _cfg, _size, _key in [
+        ("convnext", "ConvNextModel", lambda t: t.ConvNextConfig(
+            hidden_sizes=[48, 96, 192, 384], depths=[2, 2, 4, 2]), 224,
+         "pooler_output"),
+        ("swin", "SwinModel", lambda t: t.SwinConfig(
+            embed_dim=48, depths=[2, 2, 2, 2], num_heads=[3, 6, 12, 24]), 224,
+         "pooler_output"),
+        ("swinv2", "Swinv2Model", lambda t: t.Swinv2Config(
+            embed_dim=48, depths=[2, 2, 2, 2], num_heads=[3, 6, 12, 24]), 256,
+         "pooler_output"),
+        ("segformer", "SegformerForSemanticSegmentation",
+         lambda t: t.SegformerConfig(num_labels=19), 256, "logits"),
+        ("dinov2", "Dinov2Model", lambda t: t.Dinov2Config(
+            **_VIT, image_size=518, patch_size=14), 224, "pooler_output"),
+        ("deit", "DeiTModel", lambda t: t.DeiTConfig(**_VIT), 224,
+         "pooler_output"),
+        ("beit", "BeitModel", lambda t: t.BeitConfig(
+            **_VIT, use_relative_position_bias=True), 224, "pooler_output"),
+        ("mobilevit", "MobileViTModel", lambda t: t.MobileViTConfig(
+            image_size=256), 256, "pooler_output"),
+        ("clip_vision", "CLIPVisionModel", lambda t: t.CLIPVisionConfig(
+            **_VIT, image_size=224, patch_size=32), 224, "pooler_output"),
+        ("siglip_vision", "SiglipVisionModel", lambda t: t.SiglipVisionConfig(
+            **_VIT, image_size=224, patch_size=16), 224, "pooler_output"),
+        ("resnet", "ResNetModel", lambda t: t.ResNetConfig(
+            depths=[2, 2, 2, 2], layer_type="basic",
+            hidden_sizes=[64, 128, 256, 512]), 224, "pooler_output"),
+        ("dpt", "DPTForDepthEstimation", lambda t: t.DPTConfig(
+            **_VIT, image_size=224, patch_size=16,
+            backbone_out_indices=[0, 1, 2, 3], neck_hidden_sizes=[48, 96, 192,
+                                                                  384],
+            fusion_hidden_size=64), 224, "predicted_depth")]:
+    arch("w2_hf_" + _n, "transformers 5.23 %s (small config) @%d" % (_cls, _size))(
+        wave2_hf_vision("w2_hf_" + _n, _cfg, _cls, _size, _key))
+
+
+@arch("w2_hf_clip_text", "transformers 5.23 CLIPTextModel (small config)")
+def w2_clip_text():
+    import transformers
+    torch.manual_seed(0)
+    cfg = transformers.CLIPTextConfig(vocab_size=VOCAB, hidden_size=256,
+                                      intermediate_size=1024,
+                                      num_hidden_layers=4,
+                                      num_attention_heads=4,
+                                      max_position_embeddings=77)
+    m = transformers.CLIPTextModel(cfg).eval()
+    g = gen("w2_hf_clip_text")
+    feeds = [("input_ids", tokens(g, 1, 77, VOCAB, low=5)),
+             ("attention_mask", torch.ones(1, 77, dtype=torch.int64))]
+    return Outputs(m, [n for n, _ in feeds], ["pooler_output"]), feeds, {}
+
+
+def wave2_audio(name, cls, cfg_fn):
+    def build():
+        import transformers
+        torch.manual_seed(0)
+        m = getattr(transformers, cls)(cfg_fn(transformers)).eval()
+        g = gen(name)
+        audio = torch.randn(1, 16000, generator=g) * 0.1
+        return Outputs(m, ["input_values"], ["last_hidden_state"]), \
+            [("input_values", audio)], {}
+    return build
+
+
+_W2V = dict(hidden_size=256, num_hidden_layers=2, num_attention_heads=4,
+            intermediate_size=1024, conv_dim=(128,) * 7,
+            num_conv_pos_embeddings=64, num_conv_pos_embedding_groups=8,
+            vocab_size=32)
+arch("w2_hf_hubert", "transformers 5.23 HubertModel (small), 1 s audio")(
+    wave2_audio("w2_hf_hubert", "HubertModel", lambda t: t.HubertConfig(**_W2V)))
+arch("w2_hf_wavlm", "transformers 5.23 WavLMModel (small), 1 s audio")(
+    wave2_audio("w2_hf_wavlm", "WavLMModel", lambda t: t.WavLMConfig(**_W2V)))
+
+
+@arch("w2_hf_ast", "transformers 5.23 ASTModel (small), 1024 frames x 128 mels")
+def w2_ast():
+    import transformers
+    torch.manual_seed(0)
+    cfg = transformers.ASTConfig(hidden_size=192, num_hidden_layers=2,
+                                 num_attention_heads=3, intermediate_size=768,
+                                 max_length=256, num_mel_bins=128)
+    m = transformers.ASTModel(cfg).eval()
+    g = gen("w2_hf_ast")
+    x = torch.randn(1, 256, 128, generator=g) * 0.5
+    return Outputs(m, ["input_values"], ["pooler_output"]), \
+        [("input_values", x)], {}
+
+
+@arch("w2_hf_t5_full", "transformers 5.23 T5Model (small), encoder-decoder "
+      "without cache")
+def w2_t5_full():
+    import transformers
+    torch.manual_seed(0)
+    cfg = transformers.T5Config(vocab_size=VOCAB, d_model=256, d_kv=64,
+                                d_ff=1024, num_layers=2, num_decoder_layers=2,
+                                num_heads=4, decoder_start_token_id=0)
+    m = transformers.T5Model(cfg).eval()
+    g = gen("w2_hf_t5_full")
+    feeds = [("input_ids", tokens(g, 1, 32, VOCAB, low=5)),
+             ("attention_mask", torch.ones(1, 32, dtype=torch.int64)),
+             ("decoder_input_ids", tokens(g, 1, 8, VOCAB, low=5))]
+    return Outputs(m, [n for n, _ in feeds], ["last_hidden_state"]), feeds, {}
+
+
+@arch("w2_hf_marian", "transformers 5.23 MarianMTModel (small), "
+      "encoder-decoder without cache")
+def w2_marian():
+    import transformers
+    torch.manual_seed(0)
+    cfg = transformers.MarianConfig(
+        vocab_size=VOCAB, d_model=256, encoder_layers=2, decoder_layers=2,
+        encoder_attention_heads=4, decoder_attention_heads=4,
+        encoder_ffn_dim=512, decoder_ffn_dim=512, max_position_embeddings=128,
+        pad_token_id=VOCAB - 1, decoder_start_token_id=VOCAB - 1)
+    m = transformers.MarianMTModel(cfg).eval()
+    g = gen("w2_hf_marian")
+    feeds = [("input_ids", tokens(g, 1, 32, VOCAB - 1, low=5)),
+             ("attention_mask", torch.ones(1, 32, dtype=torch.int64)),
+             ("decoder_input_ids", tokens(g, 1, 8, VOCAB - 1, low=5))]
+    return Outputs(m, [n for n, _ in feeds], ["logits"]), feeds, {}
+
+
+for _n, _s, _kw in [
+        ("vgg11_bn", 128, {}), ("alexnet", 224, {}),
+        ("efficientnet_v2_s", 160, {}), ("regnet_x_400mf", 224, {}),
+        ("shufflenet_v2_x0_5", 224, {}), ("resnet34", 224, {}),
+        ("wide_resnet50_2", 128, {}), ("swin_v2_t", 256, {}),
+        ("efficientnet_b3", 160, {}), ("mnasnet1_0", 224, {})]:
+    arch("w2_tv_" + _n, "torchvision 0.29.2 %s(weights=None) @%d" % (_n, _s))(
+        tv(_n, _s, **_kw))
+
+
+@arch("w2_tv_r3d_18", "torchvision 0.29.2 video r3d_18(weights=None), "
+      "8 frames @112")
+def w2_r3d():
+    import torchvision.models.video as vm
+    torch.manual_seed(0)
+    m = vm.r3d_18(weights=None)
+    g = gen("w2_tv_r3d_18")
+    calibrate_bn(m, lambda: (torch.randn(2, 3, 8, 112, 112, generator=g),))
+    return m, [("input", torch.randn(1, 3, 8, 112, 112, generator=g))], {}
+
+
+arch("w2_tv_fcn_resnet50",
+     "torchvision 0.29.2 fcn_resnet50(weights=None) @160")(
+    tv_seg("fcn_resnet50", 160))
+
+for _n, _s in [("cspdarknet53", 160), ("resnet18d", 224), ("nfnet_l0", 160),
+               ("eva02_tiny_patch14_224", 224), ("deit_tiny_patch16_224", 224),
+               ("gcvit_xxtiny", 224), ("mvitv2_tiny", 224),
+               ("inception_next_tiny", 160), ("ese_vovnet19b_dw", 224),
+               ("sequencer2d_s", 224), ("resmlp_12_224", 224),
+               ("mixer_s16_224", 224), ("mobilevitv2_050", 256),
+               ("ghostnetv2_100", 224), ("hgnetv2_b0", 224),
+               ("efficientnet_b0", 224), ("regnety_002", 224),
+               ("tinynet_a", 192), ("visformer_tiny", 224),
+               ("crossvit_tiny_240", 240), ("vit_small_patch16_224", 224),
+               ("fbnetv3_b", 224), ("efficientformer_l1", 224)]:
+    arch("w2_timm_" + _n, "timm 1.0.31 %s(pretrained=False) @%d" % (_n, _s))(
+        timm_model(_n, _s))
+
+
+# ---------------------------------------------------------------------------
 # Dynamic-shape variants: what users' exports look like (symbolic batch and
 # sequence dims); check-models binds them with --input-shape.
 # ---------------------------------------------------------------------------
