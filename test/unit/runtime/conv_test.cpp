@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <atomic>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -1004,4 +1005,71 @@ TEST(ConvNd, RejectsBadParams) {
       &called};
   EXPECT_EQ(plumb_rt_conv_nd_ep(&p, d, d, nullptr, d, 0, &ep), -1);
   EXPECT_FALSE(called);
+}
+
+// The direct ConvTranspose (AVX-512, groups of at most 4 output channels:
+// 16 output columns per vector) and the column-matrix GEMM paths give the
+// reference's bits: upsampling heads (k2 s2, Cout 1, 4 and 16), rows wider
+// than 16 and not a multiple of it, padding, output_padding, dilation,
+// groups, multi-chunk trees, and specials (-0.0 and infinite weights, a NaN
+// input), at every ISA and thread count.
+TEST(ConvTranspose, DirectMatchesReferenceBitwiseEveryIsaAndThreads) {
+  Reset reset;
+  std::mt19937 rng(21);
+  struct T {
+    int64_t N, Cin, H, W, Cout, KH, KW, group, sh, sw, dh, dw, pt, pl, pb,
+        pr, opad;
+  };
+  const T cases[] = {
+      {1, 16, 9, 21, 1, 2, 2, 1, 2, 2, 1, 1, 0, 0, 0, 0, 0},  // DBNet head
+      {1, 16, 7, 13, 16, 2, 2, 1, 2, 2, 1, 1, 0, 0, 0, 0, 0},  // GEMM path
+      {1, 8, 7, 37, 4, 2, 2, 1, 2, 2, 1, 1, 0, 0, 0, 0, 0},
+      {1, 6, 5, 11, 6, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1},   // 2 groups of 3
+      {2, 5, 6, 19, 19, 3, 3, 1, 2, 2, 1, 1, 1, 1, 1, 1, 1},  // 3 tiles
+      {1, 6, 4, 33, 4, 4, 4, 2, 2, 2, 1, 1, 1, 1, 1, 1, 0},   // groups
+      {1, 3, 5, 8, 2, 3, 2, 1, 1, 3, 2, 2, 2, 0, 1, 1, 0},    // dilation
+      {1, 40, 3, 17, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0},  // K = 360
+      {1, 2, 1, 40, 3, 1, 5, 1, 1, 3, 1, 1, 0, 2, 0, 1, 2},   // 1-D
+  };
+  for (const T &c : cases) {
+    plumb_conv2d_params p = {c.N,  c.Cin, c.H,  c.W,  c.Cout, c.KH,
+                             c.KW, 0,     0,    c.group, c.sh, c.sw,
+                             c.dh, c.dw,  c.pt, c.pl, c.pb,   c.pr};
+    p.OH = c.sh * (c.H - 1) + (c.H > 1 ? c.opad : 0) + (c.KH - 1) * c.dh + 1 -
+           c.pt - c.pb;
+    p.OW = c.sw * (c.W - 1) + c.opad + (c.KW - 1) * c.dw + 1 - c.pl - c.pr;
+    auto X = randomVec(p.N * p.Cin * p.H * p.W, rng);
+    auto Wt = randomVec(p.Cin * (p.Cout / p.group) * p.KH * p.KW, rng);
+    auto bias = randomVec(p.Cout, rng);
+    for (int special = 0; special < 2; ++special) {
+      if (special) {
+        Wt[0] = -0.0f;
+        Wt[Wt.size() / 2] = std::numeric_limits<float>::infinity();
+        X[X.size() / 3] = std::numeric_limits<float>::quiet_NaN();
+      }
+      const size_t outN = p.N * p.Cout * p.OH * p.OW;
+      for (int64_t block : {0, 4, 256}) {
+        for (const float *b : {(const float *)bias.data(), (const float *)nullptr}) {
+          std::vector<float> ref(outN), y(outN);
+          ASSERT_EQ(plumb_rt_conv_transpose2d_reference(
+                        &p, X.data(), Wt.data(), b, ref.data(), block),
+                    0);
+          for (int isa : {3, 2, 1})
+            for (int t : {1, 2, 3}) {
+              plumb_rt_gemm_set_isa(isa);
+              plumb_rt_set_threads(t);
+              std::fill(y.begin(), y.end(), 7.0f);
+              ASSERT_EQ(plumb_rt_conv_transpose2d(&p, X.data(), Wt.data(), b,
+                                                  y.data(), block),
+                        0);
+              for (size_t i = 0; i < outN; ++i)
+                ASSERT_EQ(bits(ref[i]), bits(y[i]))
+                    << i << " isa=" << isa << " t=" << t << " block=" << block
+                    << " special=" << special;
+            }
+          plumb_rt_gemm_set_isa(0);
+        }
+      }
+    }
+  }
 }
