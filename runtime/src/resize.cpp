@@ -11,6 +11,7 @@
 
 #include "ops_internal.h"
 
+#include <utility>
 #include <vector>
 
 using namespace plumb::rt::ops;
@@ -122,6 +123,68 @@ extern "C" int plumb_rt_resize_f32(const float *x, const int64_t *in_shape,
   const int32_t last = rank - 1;
   const int64_t inner = out_shape[last];
   const int64_t rows = total / inner;
+  // Linear over the last two dims only (every outer dim keeps its size with
+  // weight 0 everywhere, as NCHW upsampling has): per plane, each input row
+  // the output rows read is interpolated along W once, then output rows
+  // combine two such rows. The same values as lerpRec's recursion (each
+  // row value is the same function of the same inputs, reused).
+  bool planar = mode == PLUMB_RT_RESIZE_LINEAR && rank >= 2;
+  for (int32_t d = 0; planar && d + 2 < rank; ++d)
+    for (int64_t i = 0; planar && i < out_shape[d]; ++i)
+      planar = in_shape[d] == out_shape[d] && t[d].l[(size_t)i] == 0.0f &&
+               t[d].i0[(size_t)i] == i;
+  if (planar) {
+    const int64_t H = in_shape[rank - 2], W = in_shape[last];
+    const int64_t OH = out_shape[rank - 2], OW = inner;
+    const DimTable &th = t[rank - 2], &tw = t[last];
+    const int64_t planes = total / (OH * OW);
+    parallelRange(planes * OH, 1 + 4096 / OW, [&](int64_t lo, int64_t hi) {
+      // Row cache: the W-interpolated input rows h0 and h1 of the current
+      // output row, reused while consecutive output rows read them.
+      std::vector<float> r0((size_t)OW), r1((size_t)OW);
+      int64_t have0 = -1, have1 = -1, plane0 = -1;
+      auto rowOf = [&](const float *xr, float *dst) {
+        for (int64_t j = 0; j < OW; ++j) {
+          const float a = xr[tw.i0[(size_t)j]];
+          const float l = tw.l[(size_t)j];
+          dst[j] = l == 0.0f ? a
+                             : (a * tw.w0[(size_t)j]) + (xr[tw.i1[(size_t)j]] * l);
+        }
+      };
+      for (int64_t r = lo; r < hi; ++r) {
+        const int64_t pl = r / OH, oh = r % OH;
+        if (pl != plane0) {
+          plane0 = pl;
+          have0 = have1 = -1;
+        }
+        const float *xp = x + pl * H * W;
+        const int64_t h0 = th.i0[(size_t)oh], h1 = th.i1[(size_t)oh];
+        const float lh = th.l[(size_t)oh], wh = th.w0[(size_t)oh];
+        if (have0 != h0) {
+          if (have1 == h0) {
+            std::swap(r0, r1);
+            std::swap(have0, have1);
+          } else {
+            rowOf(xp + h0 * W, r0.data());
+            have0 = h0;
+          }
+        }
+        float *out = y + r * OW;
+        if (lh == 0.0f) {
+          for (int64_t j = 0; j < OW; ++j)
+            out[j] = canon(r0[(size_t)j]);
+          continue;
+        }
+        if (have1 != h1) {
+          rowOf(xp + h1 * W, r1.data());
+          have1 = h1;
+        }
+        for (int64_t j = 0; j < OW; ++j)
+          out[j] = canon((r0[(size_t)j] * wh) + (r1[(size_t)j] * lh));
+      }
+    });
+    return PLUMB_RT_OK;
+  }
   parallelRange(rows, 1 + 4096 / inner, [&](int64_t lo, int64_t hi) {
     int64_t o[PLUMB_RT_MAX_RANK];
     for (int64_t r = lo; r < hi; ++r) {
