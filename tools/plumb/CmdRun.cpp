@@ -346,10 +346,13 @@ int cmdRun(std::vector<std::string> args) {
   std::vector<driver::TensorSpec> specs = driver::outputSpecs(runner.main());
   std::vector<std::string> hashes = driver::outputHashes(outputs);
   if (!a.outputDir.empty()) {
-    std::vector<std::string> names;
-    for (const driver::TensorSpec &s : specs)
+    std::vector<std::string> names, storages;
+    for (const driver::TensorSpec &s : specs) {
       names.push_back(s.name);
-    if (!driver::writeOutputs(a.outputDir, names, outputs, hashes, err))
+      storages.push_back(s.storage);
+    }
+    if (!driver::writeOutputs(a.outputDir, names, outputs, hashes, err,
+                              storages))
       return fail(cmd, err);
   }
   printRunResult(a, runner, specs, outputs, hashes, times,
