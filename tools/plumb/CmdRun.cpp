@@ -242,7 +242,8 @@ void printRunResult(const RunArgs &a, const bundle::Runner &runner,
       std::printf("%s{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": %s, "
                   "\"sha256\": \"%s\"}",
                   i ? ", " : "", driver::jsonEscape(specs[i].name).c_str(),
-                  exec::elemTypeName(outputs[i].type),
+                  specs[i].storage.empty() ? exec::elemTypeName(outputs[i].type)
+                                           : specs[i].storage.c_str(),
                   driver::shapeJson(outputs[i].shape).c_str(),
                   hashes[i].c_str());
     std::printf("]");
@@ -262,9 +263,15 @@ void printRunResult(const RunArgs &a, const bundle::Runner &runner,
     std::printf(", \"threads\": %d}\n", a.run.threads);
     return;
   }
-  for (size_t i = 0; i < outputs.size(); ++i)
+  // A float16 / bfloat16 output is named by its storage type; its hash is
+  // that of the float32 values holding it (docs/determinism.md).
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::string what = outputs[i].describe();
+    if (!specs[i].storage.empty())
+      what = specs[i].storage + what.substr(what.find('['));
     std::printf("output %zu '%s' %s sha256=%s\n", i, specs[i].name.c_str(),
-                outputs[i].describe().c_str(), hashes[i].c_str());
+                what.c_str(), hashes[i].c_str());
+  }
   if (hooked)
     std::printf("trace: %zu nodes, root %s%s%s\n", tr.nodes.size(),
                 toHex(tr.root).c_str(),
