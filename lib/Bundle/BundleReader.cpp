@@ -67,13 +67,15 @@ std::string firstDifference(const std::string &a, const std::string &b) {
 }
 
 llvm::Error checkTensor(const ManifestTensor &mt, Type t, StringAttr name,
-                        bool bound, const std::string &what) {
+                        bool bound, StringAttr storage,
+                        const std::string &what) {
   auto rt = cast<RankedTensorType>(t);
   exec::ElemType et = exec::ElemType::F32;
   exec::elemTypeOf(rt.getElementType(), et);
   std::vector<int64_t> shape(rt.getShape().begin(), rt.getShape().end());
   if (mt.name != (name ? name.str() : "") || mt.dtype != exec::elemTypeName(et) ||
-      mt.shape != shape || mt.bound != bound)
+      mt.shape != shape || mt.bound != bound ||
+      mt.storage != (storage ? storage.str() : ""))
     return fail("manifest.json: " + what +
                 " does not match the model's interface in model.mlir");
   return llvm::Error::success();
@@ -244,12 +246,14 @@ llvm::Error checkInterface(const Manifest &m, func::FuncOp main) {
     if (auto e = checkTensor(m.inputs[i], entry.getArgument(i).getType(),
                              main.getArgAttrOfType<StringAttr>(i, "plumb.name"),
                              (bool)main.getArgAttr(i, "plumb.bound_value"),
+                             main.getArgAttrOfType<StringAttr>(i, "plumb.storage"),
                              "input " + std::to_string(i)))
       return std::move(e);
   for (unsigned i = 0; i < ret.getNumOperands(); ++i)
     if (auto e = checkTensor(
             m.outputs[i], ret.getOperand(i).getType(),
             main.getResultAttrOfType<StringAttr>(i, "plumb.name"), false,
+            main.getResultAttrOfType<StringAttr>(i, "plumb.storage"),
             "output " + std::to_string(i)))
       return std::move(e);
 

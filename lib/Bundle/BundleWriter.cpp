@@ -69,7 +69,8 @@ std::vector<std::string> listFiles(const std::string &root) {
   return files;
 }
 
-ManifestTensor describeTensor(Type t, StringAttr name, bool bound) {
+ManifestTensor describeTensor(Type t, StringAttr name, bool bound,
+                              StringAttr storage) {
   ManifestTensor mt;
   auto rt = cast<RankedTensorType>(t);
   exec::ElemType et = exec::ElemType::F32;
@@ -78,6 +79,7 @@ ManifestTensor describeTensor(Type t, StringAttr name, bool bound) {
   mt.dtype = exec::elemTypeName(et);
   mt.shape.assign(rt.getShape().begin(), rt.getShape().end());
   mt.bound = bound;
+  mt.storage = storage ? storage.str() : "";
   return mt;
 }
 
@@ -167,13 +169,15 @@ llvm::Expected<Manifest> writeBundle(ModuleOp module, const std::string &dir,
     m.inputs.push_back(describeTensor(
         entry.getArgument(i).getType(),
         main.getArgAttrOfType<StringAttr>(i, "plumb.name"),
-        (bool)main.getArgAttr(i, "plumb.bound_value")));
+        (bool)main.getArgAttr(i, "plumb.bound_value"),
+        main.getArgAttrOfType<StringAttr>(i, "plumb.storage")));
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
   for (unsigned i = 0; i < ret.getNumOperands(); ++i)
     m.outputs.push_back(
         describeTensor(ret.getOperand(i).getType(),
                        main.getResultAttrOfType<StringAttr>(i, "plumb.name"),
-                       false));
+                       false,
+                       main.getResultAttrOfType<StringAttr>(i, "plumb.storage")));
 
   say("planning memory and emitting sources");
   auto plan = target::planModel(module);

@@ -69,6 +69,8 @@ std::string tensors(const std::vector<ManifestTensor> &v, bool inputs) {
     r += i ? ",\n    " : "\n    ";
     r += "{\"index\": " + std::to_string(i) + ", \"name\": " + q(v[i].name) +
          ", \"dtype\": " + q(v[i].dtype) + ", \"shape\": " + ints(v[i].shape);
+    if (!v[i].storage.empty())
+      r += ", \"storage\": " + q(v[i].storage);
     if (inputs)
       r += std::string(", \"bound\": ") + (v[i].bound ? "true" : "false");
     r += "}";
@@ -241,6 +243,8 @@ struct Reader {
         mt.shape = intList(*t, "shape");
         if (inputs)
           mt.bound = boolean(*t, "bound");
+        if (auto s = t->getString("storage"))
+          mt.storage = s->str();
         v.push_back(mt);
       }
     return v;

@@ -228,6 +228,13 @@ Digest computeGraphHash(ModuleOp module) {
     h.str(name ? name.getValue() : "");
     h.str(printed(main.getArgument(i).getType()));
     h.str(printed(main.getArgAttr(i, "plumb.bound_value")));
+    // The storage type of a float16 / bfloat16 input (docs/determinism.md,
+    // "Half precision"), hashed only where there is one, so the identity of
+    // every other graph is unchanged.
+    if (auto storage = main.getArgAttrOfType<StringAttr>(i, "plumb.storage")) {
+      h.str("plumb.storage");
+      h.str(storage.getValue());
+    }
   }
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
   h.u64(ret.getNumOperands());
@@ -236,6 +243,11 @@ Digest computeGraphHash(ModuleOp module) {
     h.str(name ? name.getValue() : "");
     h.str(printed(ret.getOperand(i).getType()));
     h.digest(values.valueId(ret.getOperand(i)));
+    if (auto storage =
+            main.getResultAttrOfType<StringAttr>(i, "plumb.storage")) {
+      h.str("plumb.storage");
+      h.str(storage.getValue());
+    }
   }
   return h.finish();
 }

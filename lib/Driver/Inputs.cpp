@@ -27,6 +27,8 @@ TensorSpec specOf(mlir::Type type, mlir::StringAttr name, unsigned i) {
   return s;
 }
 
+std::string storageOf(mlir::StringAttr a) { return a ? a.str() : ""; }
+
 } // namespace
 
 std::string describeTensor(exec::ElemType type, llvm::ArrayRef<int64_t> shape) {
@@ -47,6 +49,8 @@ std::vector<TensorSpec> inputSpecs(mlir::func::FuncOp func) {
                func.getArgAttrOfType<mlir::StringAttr>(i, "plumb.name"), i));
     specs.back().bound =
         func.getArgAttrOfType<mlir::ElementsAttr>(i, "plumb.bound_value");
+    specs.back().storage = storageOf(
+        func.getArgAttrOfType<mlir::StringAttr>(i, "plumb.storage"));
   }
   return specs;
 }
@@ -54,10 +58,13 @@ std::vector<TensorSpec> inputSpecs(mlir::func::FuncOp func) {
 std::vector<TensorSpec> outputSpecs(mlir::func::FuncOp func) {
   std::vector<TensorSpec> specs;
   mlir::FunctionType ft = func.getFunctionType();
-  for (unsigned i = 0; i < ft.getNumResults(); ++i)
+  for (unsigned i = 0; i < ft.getNumResults(); ++i) {
     specs.push_back(specOf(
         ft.getResult(i),
         func.getResultAttrOfType<mlir::StringAttr>(i, "plumb.name"), i));
+    specs.back().storage = storageOf(
+        func.getResultAttrOfType<mlir::StringAttr>(i, "plumb.storage"));
+  }
   return specs;
 }
 
@@ -204,7 +211,8 @@ std::string shapeJson(llvm::ArrayRef<int64_t> shape) {
 
 bool writeOutputs(const std::string &dir, llvm::ArrayRef<std::string> names,
                   llvm::ArrayRef<exec::Tensor> outputs,
-                  llvm::ArrayRef<std::string> hashes, std::string &err) {
+                  llvm::ArrayRef<std::string> hashes, std::string &err,
+                  llvm::ArrayRef<std::string> storages) {
   if (auto ec = llvm::sys::fs::create_directories(dir)) {
     err = "cannot create '" + dir + "': " + ec.message();
     return false;
@@ -212,11 +220,14 @@ bool writeOutputs(const std::string &dir, llvm::ArrayRef<std::string> names,
   std::string json = "[\n";
   for (size_t i = 0; i < outputs.size(); ++i) {
     std::string path = dir + "/output_" + std::to_string(i) + ".npy";
-    if (!writeNpy(path, outputs[i], err))
+    std::string storage = i < storages.size() ? storages[i] : "";
+    if (!writeNpy(path, outputs[i], err, storage))
       return false;
     json += "  {\"index\": " + std::to_string(i) + ", \"name\": \"" +
             jsonEscape(names[i]) + "\", \"dtype\": \"" +
-            exec::elemTypeName(outputs[i].type) + "\", \"shape\": " +
+            (storage.empty() ? std::string(exec::elemTypeName(outputs[i].type))
+                             : storage) +
+            "\", \"shape\": " +
             shapeJson(outputs[i].shape) + ", \"sha256\": \"" + hashes[i] +
             "\"}" + (i + 1 < outputs.size() ? ",\n" : "\n");
   }

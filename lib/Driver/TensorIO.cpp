@@ -6,6 +6,7 @@
 #include "plumb/Driver/TensorIO.h"
 
 #include "plumb/Importer/ModelLoader.h"
+#include "plumb/runtime/half.h"
 
 #include "onnx/onnx_pb.h"
 
@@ -129,7 +130,13 @@ bool readNpy(const std::string &path, Tensor &out, std::string &err) {
   // in, docs/determinism.md "Narrow integers"), exactly.
   int narrow = 0; // bytes per narrow element
   bool narrowSigned = false;
-  if (descr == "|u1" || descr == "|i1" || descr == "<u2" || descr == "<i2") {
+  // float16 is widened to float32 exactly ("Half precision").
+  bool half = false;
+  if (descr == "<f2") {
+    et = ElemType::F32;
+    narrow = 2;
+    half = true;
+  } else if (descr == "|u1" || descr == "|i1" || descr == "<u2" || descr == "<i2") {
     et = ElemType::I32;
     narrow = descr[2] == '1' ? 1 : 2;
     narrowSigned = descr[1] == 'i';
@@ -144,7 +151,8 @@ bool readNpy(const std::string &path, Tensor &out, std::string &err) {
   else
     return bad("dtype '" + descr +
                "' (float32, int64, int32, bool supported; "
-               "uint8, int8, uint16 and int16 are read as int32)");
+               "uint8, int8, uint16 and int16 are read as int32, float16 as "
+               "float32)");
   if (order.find("True") != std::string::npos)
     return bad("Fortran order");
   std::vector<int64_t> dims;
@@ -200,7 +208,10 @@ bool readNpy(const std::string &path, Tensor &out, std::string &err) {
         !f.read(reinterpret_cast<char *>(raw.data()), std::streamsize(bytes)))
       return bad("cannot read its " + std::to_string(bytes) + " bytes of data");
     auto *dst = static_cast<int32_t *>(out.raw());
-    for (int64_t i = 0; i < count; ++i) {
+    for (int64_t i = 0; i < count && half; ++i)
+      dst[i] = int32_t(rt::half::f16ToF32Bits(
+          uint16_t(raw[2 * i] | uint32_t(raw[2 * i + 1]) << 8)));
+    for (int64_t i = 0; i < count && !half; ++i) {
       uint32_t u = raw[narrow * i];
       if (narrow == 2)
         u |= uint32_t(raw[2 * i + 1]) << 8;
@@ -248,11 +259,29 @@ bool readTensorProto(const std::string &path, Tensor &out, std::string &err) {
   return true;
 }
 
-bool writeNpy(const std::string &path, const Tensor &t, std::string &err) {
+bool writeNpy(const std::string &path, const Tensor &t, std::string &err,
+              const std::string &storage) {
   const char *descr = t.type == ElemType::F32   ? "<f4"
                       : t.type == ElemType::I64 ? "<i8"
                       : t.type == ElemType::I32 ? "<i4"
                                                 : "|b1";
+  // A float16 / bfloat16 output: its 2-byte encoding (the values are exact
+  // in that type, so the conversion only drops zero bits).
+  bool f16 = t.type == ElemType::F32 && storage == "float16";
+  bool bf16 = t.type == ElemType::F32 && storage == "bfloat16";
+  std::vector<unsigned char> narrow;
+  if (f16 || bf16) {
+    descr = f16 ? "<f2" : "<u2";
+    const auto *src = static_cast<const uint32_t *>(t.raw());
+    size_t n = t.byteSize() / 4;
+    narrow.resize(2 * n);
+    for (size_t i = 0; i < n; ++i) {
+      uint16_t h = f16 ? rt::half::f32BitsToF16(src[i])
+                       : rt::half::f32BitsToBf16(src[i]);
+      narrow[2 * i] = uint8_t(h & 0xff);
+      narrow[2 * i + 1] = uint8_t(h >> 8);
+    }
+  }
   std::string shape = "(";
   for (size_t i = 0; i < t.shape.size(); ++i)
     shape += std::to_string(t.shape[i]) + (t.shape.size() == 1 ? "," : (i + 1 < t.shape.size() ? ", " : ""));
@@ -272,7 +301,10 @@ bool writeNpy(const std::string &path, const Tensor &t, std::string &err) {
                            (unsigned char)(header.size() >> 8)};
   bool ok = std::fwrite(pre, 1, 10, f) == 10 &&
             std::fwrite(header.data(), 1, header.size(), f) == header.size() &&
-            std::fwrite(t.raw(), 1, t.byteSize(), f) == t.byteSize();
+            (f16 || bf16 ? std::fwrite(narrow.data(), 1, narrow.size(), f) ==
+                               narrow.size()
+                         : std::fwrite(t.raw(), 1, t.byteSize(), f) ==
+                               t.byteSize());
   ok = (std::fclose(f) == 0) && ok;
   if (!ok)
     err = "cannot write '" + path + "'";

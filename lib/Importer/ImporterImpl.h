@@ -228,6 +228,27 @@ public:
     auto it = narrowTypes.find(v);
     return it == narrowTypes.end() ? 0 : it->second;
   }
+  /// The storage type of a float value: FLOAT16 or BFLOAT16 for a float32
+  /// value holding one (the same map, docs/determinism.md "Half
+  /// precision"), 0 for float32.
+  int32_t halfType(mlir::Value v) const {
+    int32_t t = narrowType(v);
+    return isHalfFloatType(t) ? t : 0;
+  }
+  /// `v` rounded to the storage type `half` (FLOAT16 or BFLOAT16) by
+  /// plumb.round_f16 / round_bf16, and recorded as of that type.
+  mlir::Value roundToHalf(mlir::Location loc, mlir::Value v, int32_t half);
+  /// A value equal to `v` (a float16 / bfloat16 one) of storage type
+  /// float32, as Cast to FLOAT gives: a copy of a constant (still known at
+  /// import), else an f32 -> f32 cast, which canonicalisation removes once
+  /// the import no longer needs the distinction.
+  mlir::Value asFloat32Storage(mlir::Location loc, mlir::Value v);
+  /// After a node's handler: the storage types of its float outputs and the
+  /// rounding op after each output whose storage type is FLOAT16/BFLOAT16.
+  mlir::LogicalResult roundHalfOutputs(NodeCtx &n);
+  /// Element types the graphs declare for their values (value_info and
+  /// outputs), the fallback of the storage inference.
+  std::map<std::string, int32_t> declaredTypes;
 
   /// Converts a decoded tensor to an attribute.
   mlir::DenseElementsAttr toAttr(const TensorValue &t);

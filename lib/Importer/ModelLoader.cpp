@@ -13,6 +13,8 @@
 
 #include "plumb/Importer/ModelLoader.h"
 
+#include "plumb/runtime/half.h"
+
 #include "onnx/onnx_pb.h"
 
 #include <google/protobuf/io/coded_stream.h>
@@ -105,7 +107,8 @@ std::string typeText(int32_t onnxType) {
 const char *const kSupportedTypes = "FLOAT, INT64, INT32 and BOOL";
 /// Constants may also be narrow integers (decoded into INT32).
 const char *const kSupportedConstantTypes =
-    "FLOAT, INT64, INT32, BOOL, UINT8, INT8, UINT16 and INT16";
+    "FLOAT, INT64, INT32, BOOL, UINT8, INT8, UINT16, INT16, FLOAT16 and "
+    "BFLOAT16";
 
 /// Strict non-negative decimal integer (no sign, no spaces, no overflow).
 bool parseUnsigned(std::string_view s, int64_t &out) {
@@ -835,7 +838,32 @@ std::vector<char> widenNarrowInts(const std::vector<char> &in,
   return out;
 }
 
+/// FLOAT16 and BFLOAT16 values (little-endian bits) as the float32 values
+/// they are, exactly (docs/determinism.md, "Half precision").
+std::vector<char> widenHalfFloats(const std::vector<char> &in,
+                                  int32_t onnxType, int64_t elements) {
+  std::vector<char> out(size_t(elements) * 4);
+  const auto *p = reinterpret_cast<const unsigned char *>(in.data());
+  for (int64_t i = 0; i < elements; ++i) {
+    uint16_t h = uint16_t(p[2 * i] | (p[2 * i + 1] << 8));
+    uint32_t bits = halfToF32Bits(onnxType, h);
+    storeLE(out.data() + 4 * i, uint64_t(bits), 4);
+  }
+  return out;
+}
+
 } // namespace
+
+bool isHalfFloatType(int32_t onnxType) {
+  return onnxType == onnx::TensorProto::FLOAT16 ||
+         onnxType == onnx::TensorProto::BFLOAT16;
+}
+
+uint32_t halfToF32Bits(int32_t onnxType, uint16_t h) {
+  return onnxType == onnx::TensorProto::BFLOAT16
+             ? rt::half::bf16ToF32Bits(h)
+             : rt::half::f16ToF32Bits(h);
+}
 
 bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
                   const LoadLimits &limits, const std::string &what,
@@ -845,7 +873,14 @@ bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
     return fail(err, what + " has no data type");
   // 8- and 16-bit integers are decoded into INT32 (exact values).
   size_t narrowSize = narrowIntSize(t.data_type());
-  if (narrowSize)
+  // FLOAT16 and BFLOAT16 are decoded into FLOAT (exact values); their
+  // typed field is int32_data (the bits), as for the narrow integers.
+  bool half = isHalfFloatType(t.data_type());
+  if (half)
+    narrowSize = 2;
+  if (half)
+    dtype = DType::F32;
+  else if (narrowSize)
     dtype = DType::I32;
   else if (!dtypeFromOnnx(t.data_type(), dtype))
     return fail(err, what + " has unsupported data type " +
@@ -884,7 +919,8 @@ bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
   // Typed fields that do not belong to this type must be empty.
   int typedFloat = t.float_data_size(), typedI64 = t.int64_data_size(),
       typedI32 = t.int32_data_size();
-  const char *expectedField = dtype == DType::F32   ? "float_data"
+  const char *expectedField = half                  ? "int32_data"
+                              : dtype == DType::F32 ? "float_data"
                               : dtype == DType::I64 ? "int64_data"
                                                     : "int32_data";
   auto strayField = [&]() -> const char * {
@@ -892,7 +928,7 @@ bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
       return "float_data";
     if (typedI64 && dtype != DType::I64)
       return "int64_data";
-    if (typedI32 && dtype != DType::I32 && dtype != DType::Bool)
+    if (typedI32 && dtype != DType::I32 && dtype != DType::Bool && !half)
       return "int32_data";
     if (t.double_data_size())
       return "double_data";
@@ -907,6 +943,10 @@ bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
                          stray + "; expected " + expectedField +
                          " or raw_data");
   int typedCount = typedFloat + typedI64 + typedI32;
+  if (half && typedFloat)
+    return fail(err, what + " (" + typeText(t.data_type()) +
+                         ") stores values in float_data; expected int32_data "
+                         "(the bits) or raw_data");
 
   std::vector<char> data;
   bool external = t.has_data_location() &&
@@ -962,7 +1002,10 @@ bool decodeTensor(const onnx::TensorProto &t, const std::string &modelDir,
     for (char &c : data)
       c = c != 0 ? 1 : 0; // canonical booleans
   out.onnxType = 0;
-  if (narrowSize) {
+  if (half) {
+    data = widenHalfFloats(data, t.data_type(), elements);
+    out.onnxType = t.data_type();
+  } else if (narrowSize) {
     data = widenNarrowInts(data, t.data_type(), elements);
     out.onnxType = t.data_type();
   }

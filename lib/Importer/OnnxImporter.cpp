@@ -9,6 +9,7 @@
 #include "ImporterImpl.h"
 
 #include "plumb/Interpreter/Interpreter.h"
+#include "plumb/runtime/half.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -518,6 +519,134 @@ LogicalResult Importer::importCall(NodeCtx &n, const ModelFunction &f) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Half precision storage types (docs/determinism.md, "Half precision")
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// ONNX operators whose float results are values of their inputs (moved,
+/// selected, or computed exactly): their outputs keep the inputs' storage
+/// type without a rounding op.
+bool movesHalfValues(StringRef op) {
+  static const char *const ops[] = {
+      "Reshape",      "Flatten",         "Squeeze",         "Unsqueeze",
+      "Transpose",    "Identity",        "Concat",          "Split",
+      "Slice",        "Gather",          "GatherElements",  "GatherND",
+      "Expand",       "Tile",            "Pad",             "DepthToSpace",
+      "SpaceToDepth", "Where",           "Max",             "Min",
+      "Relu",         "Neg",             "Abs",             "MaxPool",
+      "ReduceMax",    "ReduceMin",       "TopK",            "Sign",
+      "Floor",        "Ceil",            "Round",           "ScatterND",
+      "ScatterElements", "Scatter",      "ReverseSequence", "Compress",
+      "Trilu",        "Clip",            "Dropout",         "ConstantOfShape",
+      "EyeLike",      "GlobalMaxPool",   "OneHot"};
+  return llvm::is_contained(ops, op);
+}
+
+/// Float inputs whose type ONNX lets differ from the data's.
+bool otherFloatInput(StringRef op, int64_t i) {
+  if (op == "Resize" || op == "Upsample" || op == "BatchNormalization" ||
+      op == "Dropout")
+    return i >= 1;
+  return op == "Pow" && i == 1;
+}
+
+/// Float outputs of another type constraint than the data (LayerNorm's mean
+/// and inverse standard deviation, BatchNorm's running statistics).
+bool otherFloatOutput(StringRef op, int64_t i) {
+  return (op == "LayerNormalization" || op == "BatchNormalization") && i >= 1;
+}
+
+} // namespace
+
+Value Importer::roundToHalf(Location loc, Value v, int32_t half) {
+  bool bf16 = half == onnx::TensorProto::BFLOAT16;
+  Value r;
+  // A small constant is rounded now (the same function the kernels run).
+  auto c = v.getDefiningOp<ConstantOp>();
+  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+  if (dense && dense.getElementType().isF32() &&
+      dense.getNumElements() <= kFoldElements &&
+      !c->hasAttr("plumb.initializer")) {
+    SmallVector<float> vals;
+    for (const APFloat &f : dense.getValues<APFloat>()) {
+      float x = f.convertToFloat();
+      vals.push_back(bf16 ? rt::half::roundToBf16(x)
+                          : rt::half::roundToF16(x));
+    }
+    r = constantOf(
+        DenseElementsAttr::get(cast<ShapedType>(dense.getType()),
+                               ArrayRef<float>(vals)));
+  } else if (bf16) {
+    r = RoundBf16Op::create(b, loc, v.getType(), v);
+  } else {
+    r = RoundF16Op::create(b, loc, v.getType(), v);
+  }
+  narrowTypes[r] = half;
+  return r;
+}
+
+Value Importer::asFloat32Storage(Location loc, Value v) {
+  if (auto c = v.getDefiningOp<ConstantOp>())
+    if (!c->hasAttr("plumb.initializer"))
+      return ConstantOp::create(b, loc, c.getValue());
+  return CastOp::create(b, loc, v.getType(), v);
+}
+
+LogicalResult Importer::roundHalfOutputs(NodeCtx &n) {
+  StringRef op = n.opType();
+  // Cast, CastLike and Constant set their outputs' storage types themselves.
+  if (op == "Cast" || op == "CastLike" || op == "Constant")
+    return success();
+  int32_t st = 0;
+  int64_t at = -1;
+  for (int64_t i = 0; i < n.numInputs(); ++i) {
+    Value v = n.in(i);
+    if (!v || otherFloatInput(op, i) || !eltOf(v).isF32())
+      continue;
+    int32_t h = halfType(v);
+    if (!h)
+      continue;
+    if (st && h != st)
+      return error(n) << "mixes " << onnxTypeName(st) << " (input " << at
+                      << ") and " << onnxTypeName(h) << " (input " << i
+                      << ") operands; ONNX gives them one type";
+    st = h;
+    at = i;
+  }
+  // Outputs whose type an attribute gives.
+  if (!st)
+    for (const auto &a : n.proto.attribute()) {
+      if (a.name() == "value" && op == "ConstantOfShape" && a.has_t() &&
+          isHalfFloatType(a.t().data_type()))
+        st = a.t().data_type();
+      if (a.name() == "dtype" && isHalfFloatType(int32_t(a.i())))
+        st = int32_t(a.i());
+    }
+  for (size_t i = 0; i < n.outputs.size(); ++i) {
+    Value v = n.outputs[i];
+    if (!v || !isa<RankedTensorType>(v.getType()) || !eltOf(v).isF32() ||
+        otherFloatOutput(op, int64_t(i)))
+      continue;
+    int32_t s = st;
+    if (!s && int(i) < n.proto.output_size()) {
+      // No half input (an If's or a Loop's result, say): the type the graph
+      // declares for the output, when it declares one.
+      auto it = declaredTypes.find(n.proto.output(int(i)));
+      if (it != declaredTypes.end() && isHalfFloatType(it->second))
+        s = it->second;
+    }
+    if (!s || halfType(v) == s)
+      continue;
+    if (movesHalfValues(op) && st)
+      narrowTypes[v] = s;
+    else
+      n.outputs[i] = roundToHalf(n.loc, v, s);
+  }
+  return success();
+}
+
 LogicalResult Importer::importNode(const onnx::NodeProto &node, int64_t index,
                                    Scope &scope) {
   NodeCtx n{node, index, nodeLoc(node, index), opset, {}, {}, &scope};
@@ -555,7 +684,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int64_t index,
       return failure();
     }
     diagText.clear();
-    if (failed(handler->handler(*this, n))) {
+    if (failed(handler->handler(*this, n)) || failed(roundHalfOutputs(n))) {
       failedNode = describeNode(node, index);
       if (diagText.empty())
         diagText = "could not be imported";
@@ -617,6 +746,12 @@ LogicalResult Importer::importGraphInScope(const onnx::GraphProto &g,
     diagText = err.message;
     return failure();
   }
+  for (const auto &vi : g.value_info())
+    if (vi.type().has_tensor_type())
+      declaredTypes.emplace(vi.name(), vi.type().tensor_type().elem_type());
+  for (const auto &vi : g.output())
+    if (vi.type().has_tensor_type())
+      declaredTypes.emplace(vi.name(), vi.type().tensor_type().elem_type());
   for (const auto &init : g.initializer()) {
     if (scope.values.count(init.name()))
       continue;
@@ -787,16 +922,22 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
     bool narrow =
         et == onnx::TensorProto::UINT8 || et == onnx::TensorProto::INT8 ||
         et == onnx::TensorProto::UINT16 || et == onnx::TensorProto::INT16;
+    // FLOAT16 and BFLOAT16 inputs are float32 arguments rounded to their
+    // storage type on entry ("Half precision").
+    bool half = isHalfFloatType(et);
     if (narrow) {
       dt = DType::I32;
+    } else if (half) {
+      dt = DType::F32;
     } else if (!dtypeFromOnnx(et, dt)) {
       err = {"input '" + in.name() + "' has element type " + onnxTypeName(et) +
                  ", which Plumb does not support (float, int64, int32, bool; "
-                 "uint8, int8, uint16 and int16 as int32)",
+                 "uint8, int8, uint16 and int16 as int32; float16 and "
+                 "bfloat16 as float)",
              1};
       return nullptr;
     }
-    argNarrow.push_back(narrow ? et : 0);
+    argNarrow.push_back(narrow || half ? et : 0);
     std::vector<int64_t> shape;
     if (!resolveInputShape(in, options.bindings, options.limits, shape, err))
       return nullptr;
@@ -832,10 +973,16 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
     top.values[name] = entry->getArgument(i);
     if (argNarrow[i])
       narrowTypes[entry->getArgument(i)] = argNarrow[i];
+    bool half = isHalfFloatType(argNarrow[i]);
+    if (half)
+      func.setArgAttr(i, "plumb.storage",
+                      b.getStringAttr(argNarrow[i] == onnx::TensorProto::FLOAT16
+                                          ? "float16"
+                                          : "bfloat16"));
     auto bound = options.bindings.inputValues.find(name);
     if (bound != options.bindings.inputValues.end()) {
       auto type = cast<RankedTensorType>(argTypes[i]);
-      DType dt = DType::I32;
+      DType dt = half ? DType::F32 : DType::I32;
       if (!argNarrow[i])
         dtypeFromOnnx(args[i]->type().tensor_type().elem_type(), dt);
       TensorValue tv;
@@ -848,6 +995,9 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
       func.setArgAttr(i, "plumb.bound_value", value);
       top.values[name] = constantOf(value);
     }
+    if (half)
+      top.values[name] = roundToHalf(b.getUnknownLoc(), top.values[name],
+                                     argNarrow[i]);
   }
   for (const auto &kv : options.bindings.inputValues)
     if (!llvm::any_of(args, [&](const onnx::ValueInfoProto *a) {
@@ -878,6 +1028,20 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
              1};
       return nullptr;
     }
+    if (isHalfFloatType(et)) {
+      if (!cast<RankedTensorType>(outputs[i].getType())
+               .getElementType()
+               .isF32()) {
+        err = {"output '" + g.output(i).name() + "' is declared as " +
+                   onnxTypeName(et) + " but computed as another type",
+               1};
+        return nullptr;
+      }
+      // A value the inference gave another storage type is rounded to the
+      // declared one (a float32 value returned as FLOAT16, say).
+      if (halfType(outputs[i]) != et)
+        outputs[i] = roundToHalf(b.getUnknownLoc(), outputs[i], et);
+    }
     if (et != 0 && dtypeFromOnnx(et, dt) &&
         mlirType(dt) != cast<RankedTensorType>(outputs[i].getType()).getElementType()) {
       err = {"output '" + g.output(i).name() + "' is declared as " +
@@ -891,8 +1055,15 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
   for (Value v : outputs)
     resultTypes.push_back(v.getType());
   func.setFunctionType(b.getFunctionType(argTypes, resultTypes));
-  for (int i = 0; i < g.output_size(); ++i)
+  for (int i = 0; i < g.output_size(); ++i) {
     func.setResultAttr(i, "plumb.name", b.getStringAttr(g.output(i).name()));
+    int32_t et = g.output(i).type().tensor_type().elem_type();
+    if (isHalfFloatType(et))
+      func.setResultAttr(i, "plumb.storage",
+                         b.getStringAttr(et == onnx::TensorProto::FLOAT16
+                                             ? "float16"
+                                             : "bfloat16"));
+  }
 
   // Drop what nothing uses (unused initializers, folded shape pieces).
   IRRewriter rewriter(&ctx);

@@ -336,11 +336,27 @@ LogicalResult castOp(Importer &im, NodeCtx &n) {
     return im.error(n) << "round_mode '" << *round
                        << "' is not valid (up, down or nearest)";
   DType dt;
-  if (!dtypeFromOnnx((int32_t)*to, dt))
+  // To FLOAT16 / BFLOAT16: to float32, then one rounding to the storage type
+  // (docs/determinism.md, "Half precision").
+  int32_t half = isHalfFloatType((int32_t)*to) ? (int32_t)*to : 0;
+  if (half)
+    dt = DType::F32;
+  else if (!dtypeFromOnnx((int32_t)*to, dt))
     return im.error(n) << "cast to " << onnxTypeName((int32_t)*to)
-                       << " is not supported (float, int64, int32, bool)";
+                       << " is not supported (float, int64, int32, bool, "
+                          "float16, bfloat16)";
   auto t = Importer::tensorType(Importer::shapeOf(n.in(0)), im.mlirType(dt));
-  return setOut(n, im.make<CastOp>(n, t, n.in(0)));
+  auto y = im.make<CastOp>(n, t, n.in(0));
+  if (failed(y))
+    return failure();
+  if (half && im.halfType(*y) != half)
+    return setOut(n, im.roundToHalf(n.loc, *y, half));
+  if (!half && *y == n.in(0) && im.halfType(*y))
+    // Cast from a half type to FLOAT: the value itself, as a value of
+    // storage type float32 (an f32 -> f32 cast, which canonicalisation
+    // removes once the import no longer needs the distinction).
+    return out0(n, im.asFloat32Storage(n.loc, n.in(0))), success();
+  return setOut(n, y);
 }
 
 /// CastLike (opset 15): Cast to the element type of input 1 (whose values
@@ -357,7 +373,15 @@ LogicalResult castLike(Importer &im, NodeCtx &n) {
                        << "' is not valid (up, down or nearest)";
   auto t = Importer::tensorType(Importer::shapeOf(n.in(0)),
                                 Importer::eltOf(n.in(1)));
-  return setOut(n, im.make<CastOp>(n, t, n.in(0)));
+  auto y = im.make<CastOp>(n, t, n.in(0));
+  if (failed(y))
+    return failure();
+  int32_t half = im.halfType(n.in(1));
+  if (half && im.halfType(*y) != half)
+    return setOut(n, im.roundToHalf(n.loc, *y, half));
+  if (!half && *y == n.in(0) && im.halfType(*y))
+    return out0(n, im.asFloat32Storage(n.loc, n.in(0))), success();
+  return setOut(n, y);
 }
 
 //===----------------------------------------------------------------------===//

@@ -489,7 +489,11 @@ FailureOr<Type> dtypeAttr(Importer &im, NodeCtx &n, Type dflt) {
   if (failed(v))
     return failure();
   DType dt;
-  if (!dtypeFromOnnx((int32_t)*v, dt))
+  // FLOAT16 / BFLOAT16: float32 values (the importer records the storage
+  // type from the attribute, docs/determinism.md "Half precision").
+  if (isHalfFloatType((int32_t)*v))
+    dt = DType::F32;
+  else if (!dtypeFromOnnx((int32_t)*v, dt))
     return im.error(n) << "dtype " << onnxTypeName((int32_t)*v)
                        << " is not supported (float, int64, int32, bool)";
   return im.mlirType(dt);

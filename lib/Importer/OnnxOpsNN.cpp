@@ -968,8 +968,14 @@ static LogicalResult ifOpImpl(Importer &im, NodeCtx &n) {
   op.getElseRegion().takeBody(*elseR);
   if (failed(verify(op)))
     return failure();
-  for (Value v : op.getResults())
+  for (auto [i, v] : llvm::enumerate(op.getResults())) {
+    // A result both branches give as float16 (bfloat16) values is one
+    // (docs/determinism.md, "Half precision").
+    int32_t half = im.halfType(thenOuts[i]);
+    if (half && im.halfType(elseOuts[i]) == half)
+      im.narrowTypes[v] = half;
     n.outputs.push_back(v);
+  }
   return success();
 }
 

@@ -106,3 +106,17 @@ func.func @main(%x: tensor<8xi32>, %p: tensor<i32>, %y: tensor<8xi64>, %q: tenso
   %b = plumb.pow %y, %q : (tensor<8xi64>, tensor<i64>) -> tensor<8xi64>
   return %a, %b : tensor<8xi32>, tensor<8xi64>
 }
+
+// -----
+
+// round_f16 / round_bf16 (docs/determinism.md, "Half precision"): 2 simple
+// operations per element.
+// 112564 + 148*12 + 24 + 143*24 = 117796 each
+// CHECK: node 0 plumb.round_f16 macs=0 elementwise=12 transcendental=0 compare=0 indexed=0 read=24 written=24 gas=117796
+// CHECK: node 1 plumb.round_bf16 macs=0 elementwise=12 transcendental=0 compare=0 indexed=0 read=24 written=24 gas=117796
+// CHECK: total gas=235592 schedule=plumb-gas-v1 nodes=2
+func.func @main(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %a = plumb.round_f16 %x : tensor<2x3xf32>
+  %b = plumb.round_bf16 %x : tensor<2x3xf32>
+  return %a, %b : tensor<2x3xf32>, tensor<2x3xf32>
+}

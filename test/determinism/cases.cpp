@@ -964,6 +964,28 @@ std::vector<Case> buildCases() {
     c.name = std::string("resize/") + r.n;
     cs.push_back(c);
   }
+
+  // Rounding to float16 / bfloat16 (codes 41, 42): edge values at scales
+  // that reach float16's subnormals (2^-14 and below) and its overflow
+  // threshold (65520), and bfloat16's ties.
+  static const LaterUnary kHalf[] = {{41, "round_f16", 0, 0},
+                                     {42, "round_bf16", 0, 0}};
+  for (const LaterUnary &u : kHalf) {
+    Case c;
+    c.kind = Kind::Unary;
+    c.family = "unary";
+    c.p = {u.op};
+    c.f = {u.alpha, u.beta};
+    std::vector<float> v = genEdge(nextSeed(), 2048, 1.0f);
+    for (float scale : {1.0f / 16384, 1.0f / 4194304, 65536.0f}) {
+      std::vector<float> w = genEdge(nextSeed(), 1024, scale);
+      v.insert(v.end(), w.begin(), w.end());
+    }
+    c.in.push_back(v);
+    c.shape = "5120";
+    c.name = std::string("unary/") + u.n;
+    cs.push_back(c);
+  }
   return cs;
 }
 

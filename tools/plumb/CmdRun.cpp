@@ -242,7 +242,8 @@ void printRunResult(const RunArgs &a, const bundle::Runner &runner,
       std::printf("%s{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": %s, "
                   "\"sha256\": \"%s\"}",
                   i ? ", " : "", driver::jsonEscape(specs[i].name).c_str(),
-                  exec::elemTypeName(outputs[i].type),
+                  specs[i].storage.empty() ? exec::elemTypeName(outputs[i].type)
+                                           : specs[i].storage.c_str(),
                   driver::shapeJson(outputs[i].shape).c_str(),
                   hashes[i].c_str());
     std::printf("]");
@@ -262,9 +263,15 @@ void printRunResult(const RunArgs &a, const bundle::Runner &runner,
     std::printf(", \"threads\": %d}\n", a.run.threads);
     return;
   }
-  for (size_t i = 0; i < outputs.size(); ++i)
+  // A float16 / bfloat16 output is named by its storage type; its hash is
+  // that of the float32 values holding it (docs/determinism.md).
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::string what = outputs[i].describe();
+    if (!specs[i].storage.empty())
+      what = specs[i].storage + what.substr(what.find('['));
     std::printf("output %zu '%s' %s sha256=%s\n", i, specs[i].name.c_str(),
-                outputs[i].describe().c_str(), hashes[i].c_str());
+                what.c_str(), hashes[i].c_str());
+  }
   if (hooked)
     std::printf("trace: %zu nodes, root %s%s%s\n", tr.nodes.size(),
                 toHex(tr.root).c_str(),
@@ -346,10 +353,13 @@ int cmdRun(std::vector<std::string> args) {
   std::vector<driver::TensorSpec> specs = driver::outputSpecs(runner.main());
   std::vector<std::string> hashes = driver::outputHashes(outputs);
   if (!a.outputDir.empty()) {
-    std::vector<std::string> names;
-    for (const driver::TensorSpec &s : specs)
+    std::vector<std::string> names, storages;
+    for (const driver::TensorSpec &s : specs) {
       names.push_back(s.name);
-    if (!driver::writeOutputs(a.outputDir, names, outputs, hashes, err))
+      storages.push_back(s.storage);
+    }
+    if (!driver::writeOutputs(a.outputDir, names, outputs, hashes, err,
+                              storages))
       return fail(cmd, err);
   }
   printRunResult(a, runner, specs, outputs, hashes, times,

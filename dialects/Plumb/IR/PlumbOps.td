@@ -1209,6 +1209,17 @@ def Plumb_AcoshOp : Plumb_FloatUnaryOp<"acosh", "PLUMB_RT_ACOSH", [0, 1],
 def Plumb_AtanhOp : Plumb_FloatUnaryOp<"atanh", "PLUMB_RT_ATANH", [0, 1],
   "y = artanh x (NaN outside [-1, 1], +-inf at +-1), correctly rounded (docs/math.md).">;
 
+// Rounding to the 2-byte float types: a float16 / bfloat16 value is the
+// float32 holding it (docs/determinism.md, "Half precision").
+def Plumb_RoundF16Op : Plumb_FloatUnaryOp<"round_f16", "PLUMB_RT_ROUND_F16",
+  [2, 0],
+  "y = x rounded to the nearest float16 value (ties to even, subnormals kept, "
+  "|x| >= 65520 gives +-inf, NaN canonical), as the float32 holding it.">;
+def Plumb_RoundBf16Op : Plumb_FloatUnaryOp<"round_bf16", "PLUMB_RT_ROUND_BF16",
+  [2, 0],
+  "y = x rounded to the nearest bfloat16 value (ties to even, overflow to "
+  "+-inf, NaN canonical), as the float32 holding it.">;
+
 //===----------------------------------------------------------------------===//
 // Indexed writes
 //===----------------------------------------------------------------------===//

@@ -35,6 +35,9 @@ struct ManifestTensor {
   std::string dtype; // "float32", "int64", "int32", "bool"
   std::vector<int64_t> shape;
   bool bound = false; // input fixed at import (--input-value)
+  /// "float16" or "bfloat16" for a float32 tensor holding values of that
+  /// type (docs/determinism.md, "Half precision"); empty otherwise.
+  std::string storage;
 };
 
 struct ManifestNode {

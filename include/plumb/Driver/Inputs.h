@@ -31,6 +31,9 @@ struct TensorSpec {
   std::vector<int64_t> shape;
   /// The value an input was fixed to at import (--input-value), if any.
   mlir::ElementsAttr bound;
+  /// "float16" / "bfloat16" for a float32 tensor holding values of that type
+  /// (plumb.storage, docs/determinism.md "Half precision"), else empty.
+  std::string storage;
   /// "float32[1x10]", as exec::Tensor::describe writes it.
   std::string describe() const;
 };
@@ -76,10 +79,13 @@ bool readInputs(mlir::func::FuncOp func, const InputFiles &files,
 std::vector<std::string> outputHashes(llvm::ArrayRef<exec::Tensor> outputs);
 
 /// Writes output_<i>.npy and outputs.json (index, name, dtype, shape,
-/// sha256) into `dir`, creating it.
+/// sha256) into `dir`, creating it. An output whose `storages` entry is
+/// "float16" is written as <f2, "bfloat16" as <u2 of its bits; its hash is
+/// the float32 one (the hash of the values Plumb holds).
 bool writeOutputs(const std::string &dir, llvm::ArrayRef<std::string> names,
                   llvm::ArrayRef<exec::Tensor> outputs,
-                  llvm::ArrayRef<std::string> hashes, std::string &err);
+                  llvm::ArrayRef<std::string> hashes, std::string &err,
+                  llvm::ArrayRef<std::string> storages = {});
 
 /// JSON helpers shared by the front ends' outputs.
 std::string jsonEscape(const std::string &s);

@@ -15,15 +15,19 @@
 namespace plumb {
 namespace driver {
 
-/// Reads a .npy (little-endian, C order; float32, int64, int32, bool) or an
-/// ONNX TensorProto .pb file, chosen by extension.
+/// Reads a .npy (little-endian, C order; float32, int64, int32, bool; float16
+/// widened to float32 exactly) or an ONNX TensorProto .pb file, chosen by
+/// extension.
 bool readTensorFile(const std::string &path, exec::Tensor &out,
                     std::string &err);
 bool readNpy(const std::string &path, exec::Tensor &out, std::string &err);
 bool readTensorProto(const std::string &path, exec::Tensor &out,
                      std::string &err);
-/// Writes a .npy file (version 1.0).
-bool writeNpy(const std::string &path, const exec::Tensor &t, std::string &err);
+/// Writes a .npy file (version 1.0). A float32 tensor with `storage`
+/// "float16" is written as <f2, with "bfloat16" as <u2 holding the bfloat16
+/// bits (its values are exact in that type, docs/determinism.md).
+bool writeNpy(const std::string &path, const exec::Tensor &t, std::string &err,
+              const std::string &storage = "");
 
 } // namespace driver
 } // namespace plumb

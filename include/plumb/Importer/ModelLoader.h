@@ -46,7 +46,8 @@ struct TensorValue {
   std::vector<char> data; // numElements(shape) * dtypeSize(dtype) bytes
   /// The ONNX data type (TensorProto.DataType) of a tensor widened on
   /// decoding: UINT8, INT8, UINT16 and INT16 are held as INT32 with their
-  /// exact values (docs/determinism.md, "Narrow integers"); 0 otherwise.
+  /// exact values (docs/determinism.md, "Narrow integers"), FLOAT16 and
+  /// BFLOAT16 as FLOAT ("Half precision"); 0 otherwise.
   int32_t onnxType = 0;
   int64_t numElements() const;
 };
@@ -112,6 +113,12 @@ bool functionAttributeDefaults(const onnx::FunctionProto &function,
 bool dtypeFromOnnx(int32_t onnxType, DType &out);
 /// Human name of an ONNX data type number ("FLOAT16", "UINT8", ...).
 const char *onnxTypeName(int32_t onnxType);
+/// FLOAT16 or BFLOAT16: held as FLOAT with exactly representable values
+/// (docs/determinism.md, "Half precision").
+bool isHalfFloatType(int32_t onnxType);
+/// The float32 bits of the FLOAT16 or BFLOAT16 value whose bits are `h`
+/// (exact; a NaN gives the canonical NaN).
+uint32_t halfToF32Bits(int32_t onnxType, uint16_t h);
 
 /// Formats a node for messages: "node 'name' (OpType, #index)"; an unnamed
 /// node is "node #index (OpType)".

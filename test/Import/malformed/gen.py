@@ -320,11 +320,11 @@ def case_nested_if():
     return {"nested_if.onnx": nested_if_bytes(70)}
 
 
-def case_fp16_input():
-    return {"fp16_input.onnx":
+def case_f64_input():
+    return {"f64_input.onnx":
             model([helper.make_node("Relu", ["x"], ["y"], name="r")],
-                  [fvi("x", [1, 4], TensorProto.FLOAT16)],
-                  [fvi("y", [1, 4], TensorProto.FLOAT16)]).SerializeToString()}
+                  [fvi("x", [1, 4], TensorProto.DOUBLE)],
+                  [fvi("y", [1, 4], TensorProto.DOUBLE)]).SerializeToString()}
 
 
 def case_opset30():

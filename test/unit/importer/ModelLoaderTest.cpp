@@ -784,18 +784,13 @@ TEST(ModelLoaderTensor, UnsupportedTypes) {
   TensorValue v;
   ImportError err;
   onnx::TensorProto t;
-  t.set_data_type(onnx::TensorProto::FLOAT16);
   t.add_dims(1);
-  EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
-  EXPECT_EQ(err.message, "initializer 'h' has unsupported data type FLOAT16 "
-                         "(Plumb supports FLOAT, INT64, INT32, BOOL, UINT8, INT8, "
-                         "UINT16 and INT16)");
-  EXPECT_EQ(err.exitCode, 1);
   t.set_data_type(onnx::TensorProto::DOUBLE);
   EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
   EXPECT_EQ(err.message, "initializer 'h' has unsupported data type DOUBLE "
                          "(Plumb supports FLOAT, INT64, INT32, BOOL, UINT8, INT8, "
-                         "UINT16 and INT16)");
+                         "UINT16, INT16, FLOAT16 and BFLOAT16)");
+  EXPECT_EQ(err.exitCode, 1);
   // The types of IR 9 to 13, numbers the protos Plumb builds against do not
   // name: refused by name, never parsed.
   const std::pair<int, const char *> newer[] = {
@@ -812,14 +807,14 @@ TEST(ModelLoaderTensor, UnsupportedTypes) {
               std::string("initializer 'h' has unsupported data "
                           "type ") +
                   name + " (Plumb supports FLOAT, INT64, INT32, BOOL, UINT8, "
-                         "INT8, UINT16 and INT16)");
+                         "INT8, UINT16, INT16, FLOAT16 and BFLOAT16)");
   }
   t.clear_raw_data();
   t.set_data_type(99);
   EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
   EXPECT_EQ(err.message, "initializer 'h' has unsupported data type number 99 "
                          "(Plumb supports FLOAT, INT64, INT32, BOOL, UINT8, INT8, "
-                         "UINT16 and INT16)");
+                         "UINT16, INT16, FLOAT16 and BFLOAT16)");
   t.clear_data_type();
   EXPECT_FALSE(decodeTensor(t, "", kLimits, "initializer 'h'", v, err));
   EXPECT_EQ(err.message, "initializer 'h' has no data type");
@@ -834,6 +829,60 @@ TEST(ModelLoaderTensor, UnsupportedTypes) {
 std::string lengthField(int number, const std::string &payload) {
   return std::string(1, char((number << 3) | 2)) +
          std::string(1, char(payload.size())) + payload;
+}
+
+TEST(ModelLoaderTensor, HalfFloatsWidenToFloat) {
+  // FLOAT16 / BFLOAT16 decode into FLOAT with their exact values, from
+  // raw_data (2 bytes each) and from int32_data (the bits); a NaN becomes
+  // the canonical NaN; the ONNX type is kept in onnxType.
+  TensorValue v;
+  ImportError err;
+  onnx::TensorProto t;
+  t.add_dims(5);
+  auto words = [&] {
+    std::vector<uint32_t> out(v.data.size() / 4);
+    std::memcpy(out.data(), v.data.data(), v.data.size());
+    return out;
+  };
+  // 1.0, -2.0, 65504, 2^-24 (smallest subnormal), a NaN with a payload
+  t.set_data_type(onnx::TensorProto::FLOAT16);
+  t.set_raw_data(std::string("\x00\x3c\x00\xc0\xff\x7b\x01\x00\x01\xfe", 10));
+  ASSERT_TRUE(decodeTensor(t, "", kLimits, "w", v, err)) << err.message;
+  EXPECT_EQ(v.dtype, DType::F32);
+  EXPECT_EQ(v.onnxType, onnx::TensorProto::FLOAT16);
+  EXPECT_EQ(words(), (std::vector<uint32_t>{0x3F800000u, 0xC0000000u,
+                                            0x477FE000u, 0x33800000u,
+                                            0x7FC00000u}));
+  t.clear_raw_data();
+  for (int32_t h : {0x3C00, 0xC000, 0x7BFF, 0x0001, 0xFE01})
+    t.add_int32_data(h);
+  ASSERT_TRUE(decodeTensor(t, "", kLimits, "w", v, err)) << err.message;
+  EXPECT_EQ(words(), (std::vector<uint32_t>{0x3F800000u, 0xC0000000u,
+                                            0x477FE000u, 0x33800000u,
+                                            0x7FC00000u}));
+  // bfloat16: the high half of the float32 bits
+  t.set_data_type(onnx::TensorProto::BFLOAT16);
+  t.clear_int32_data();
+  for (int32_t h : {0x3F80, 0xC049, 0x7F7F, 0x0001, 0xFFC1})
+    t.add_int32_data(h);
+  ASSERT_TRUE(decodeTensor(t, "", kLimits, "w", v, err)) << err.message;
+  EXPECT_EQ(v.onnxType, onnx::TensorProto::BFLOAT16);
+  EXPECT_EQ(words(), (std::vector<uint32_t>{0x3F800000u, 0xC0490000u,
+                                            0x7F7F0000u, 0x00010000u,
+                                            0x7FC00000u}));
+  // float_data is not a half type's field.
+  t.clear_int32_data();
+  for (int i = 0; i < 5; ++i)
+    t.add_float_data(1.0f);
+  EXPECT_FALSE(decodeTensor(t, "", kLimits, "w", v, err));
+  EXPECT_EQ(err.message, "w (BFLOAT16) stores values in float_data; expected "
+                         "int32_data (the bits) or raw_data");
+  // raw_data of the wrong length names the type.
+  t.clear_float_data();
+  t.set_raw_data(std::string(4, '\0'));
+  EXPECT_FALSE(decodeTensor(t, "", kLimits, "w", v, err));
+  EXPECT_EQ(err.message, "w has 4 bytes of raw_data; its shape [5] of "
+                         "BFLOAT16 needs 10 bytes");
 }
 
 TEST(ModelLoaderTensor, NarrowIntegersWidenToInt32) {

@@ -54,6 +54,9 @@
 //    x / y truncated toward zero, with x's sign (a zero result is +-0 as x);
 //    computed on the integer significands (no division, no libm). NaN if x
 //    or y is NaN, x is +-inf or y is +-0; x itself when y is +-inf.
+//  * RoundF16 / RoundBf16: x rounded to the nearest float16 / bfloat16 value
+//    (ties to even, subnormals kept, overflow to +-inf, NaN canonical), as
+//    the float32 holding it; computed on the bits (half.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PLUMB_RUNTIME_ELEMENTWISE_H
@@ -121,7 +124,9 @@
   X(COSH, 37, ::plumb::rt::cosh(v))                                            \
   X(ASINH, 38, ::plumb::rt::asinh(v))                                          \
   X(ACOSH, 39, ::plumb::rt::acosh(v))                                          \
-  X(ATANH, 40, ::plumb::rt::atanh(v))
+  X(ATANH, 40, ::plumb::rt::atanh(v))                                          \
+  X(ROUND_F16, 41, ::plumb::rt::half::roundToF16(v))                           \
+  X(ROUND_BF16, 42, ::plumb::rt::half::roundToBf16(v))
 #define PLUMB_UNARY_F32_OPS(X)                                                 \
   PLUMB_UNARY_F32_MATH_OPS(X)                                                  \
   PLUMB_UNARY_F32_SCALAR_OPS(X)
@@ -149,6 +154,7 @@
   X(LESS_OR_EQUAL, 20, x <= y)
 
 #if defined(__cplusplus)
+#include "plumb/runtime/half.h"
 #include "plumb/runtime/math.h"
 
 namespace plumb {
