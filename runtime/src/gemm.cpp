@@ -413,6 +413,70 @@ void gemmCore(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
 
 } // namespace
 
+namespace {
+constexpr int64_t kI32Nt = 256, kI32Mr = 4;
+using I32TileFn = void (*)(const int32_t *, const int32_t *, uint32_t *,
+                           int64_t, int64_t, int64_t, int64_t);
+
+/// Columns [n0, n0 + 256) of Y = A x B in uint32 (wrapping) arithmetic.
+__attribute__((always_inline)) inline void
+i32Tile(const int32_t *a, const int32_t *bm, uint32_t *y, int64_t M, int64_t N,
+        int64_t K, int64_t n0) {
+  uint32_t acc[kI32Mr][kI32Nt];
+  const int64_t nt = std::min(kI32Nt, N - n0);
+  for (int64_t m0 = 0; m0 < M; m0 += kI32Mr) {
+    const int64_t mr = std::min(kI32Mr, M - m0);
+    for (int64_t i = 0; i < kI32Mr; ++i)
+      for (int64_t n = 0; n < nt; ++n)
+        acc[i][n] = 0;
+    for (int64_t k = 0; k < K; ++k) {
+      const uint32_t *brow = reinterpret_cast<const uint32_t *>(bm + k * N + n0);
+      if (mr == kI32Mr) {
+        const uint32_t a0 = uint32_t(a[(m0 + 0) * K + k]),
+                       a1 = uint32_t(a[(m0 + 1) * K + k]),
+                       a2 = uint32_t(a[(m0 + 2) * K + k]),
+                       a3 = uint32_t(a[(m0 + 3) * K + k]);
+        for (int64_t n = 0; n < nt; ++n) {
+          const uint32_t bv = brow[n];
+          acc[0][n] += a0 * bv;
+          acc[1][n] += a1 * bv;
+          acc[2][n] += a2 * bv;
+          acc[3][n] += a3 * bv;
+        }
+      } else {
+        for (int64_t i = 0; i < mr; ++i) {
+          const uint32_t av = uint32_t(a[(m0 + i) * K + k]);
+          for (int64_t n = 0; n < nt; ++n)
+            acc[i][n] += av * brow[n];
+        }
+      }
+    }
+    for (int64_t i = 0; i < mr; ++i)
+      memcpy(y + (m0 + i) * N + n0, acc[i], sizeof(uint32_t) * (size_t)nt);
+  }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx512f"))) void
+i32TileAvx512(const int32_t *a, const int32_t *bm, uint32_t *y, int64_t M,
+              int64_t N, int64_t K, int64_t n0) {
+  i32Tile(a, bm, y, M, N, K, n0);
+}
+__attribute__((target("avx2"))) void
+i32TileAvx2(const int32_t *a, const int32_t *bm, uint32_t *y, int64_t M,
+            int64_t N, int64_t K, int64_t n0) {
+  i32Tile(a, bm, y, M, N, K, n0);
+}
+#endif
+void i32TileBase(const int32_t *a, const int32_t *bm, uint32_t *y, int64_t M,
+                 int64_t N, int64_t K, int64_t n0) {
+  i32Tile(a, bm, y, M, N, K, n0);
+}
+#if !(defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)))
+constexpr I32TileFn i32TileAvx512 = i32TileBase, i32TileAvx2 = i32TileBase;
+#endif
+} // namespace
+
 extern "C" {
 
 void plumb_rt_gemm_set_isa(int isa) {
@@ -575,23 +639,27 @@ int plumb_rt_matmul_i32(const int32_t *A, const int64_t *a_shape,
   if (!plumb::rt::matmulLayout(L, a_shape, a_rank, b_shape, b_rank))
     return -1;
   // Unsigned arithmetic: the wraparound is defined behaviour and the bits
-  // are the two's-complement int32 result.
+  // are the two's-complement int32 result. Sums modulo 2^32 are exact in
+  // any order, so the schedule is free: tiles of 256 output columns (the
+  // K x 256 panel of B stays in cache while every row of A passes over it),
+  // four rows of A per pass sharing each load of B, tiles split over the
+  // threads, the loops compiled for the widest vectors the CPU has.
+  const int isa = plumb_rt_gemm_active_isa();
+  const I32TileFn tile = isa >= kIsaAvx512 ? i32TileAvx512
+                         : isa >= kIsaAvx2 ? i32TileAvx2
+                                           : i32TileBase;
+  const int64_t tiles = (L.N + kI32Nt - 1) / kI32Nt;
   for (int64_t b = 0; b < L.batch; ++b) {
     int64_t aOff, bOff;
     plumb::rt::matmulBatchOffsets(L, b, &aOff, &bOff);
     const int32_t *a = A + aOff, *bm = B + bOff;
     uint32_t *y = reinterpret_cast<uint32_t *>(Y) + b * L.M * L.N;
-    for (int64_t m = 0; m < L.M; ++m) {
-      uint32_t *row = y + m * L.N;
-      for (int64_t n = 0; n < L.N; ++n)
-        row[n] = 0;
-      for (int64_t k = 0; k < L.K; ++k) {
-        const uint32_t av = uint32_t(a[m * L.K + k]);
-        const int32_t *brow = bm + k * L.N;
-        for (int64_t n = 0; n < L.N; ++n)
-          row[n] += av * uint32_t(brow[n]);
-      }
-    }
+    plumb::rt::parallelFor(
+        0, tiles, std::max<int64_t>(1, 65536 / std::max<int64_t>(1, L.M * L.K)),
+        [&](int64_t t0, int64_t t1) {
+          for (int64_t t = t0; t < t1; ++t)
+            tile(a, bm, y, L.M, L.N, L.K, t * kI32Nt);
+        });
   }
   return 0;
 }

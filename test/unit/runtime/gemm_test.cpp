@@ -585,3 +585,56 @@ TEST(Gemv, PackedRejectsBadArguments) {
 }
 
 } // namespace
+
+// MatMulInteger's kernel: int32 products and sums wrapping modulo 2^32
+// (full-range values, so the wraparound is exercised), against the plain
+// triple loop; rows not a multiple of 4, columns beyond one tile of 256 and
+// not a multiple of it, a broadcast batch, 1 to 3 threads.
+TEST(MatMul, Int32WrapsAndMatchesTripleLoop) {
+  std::mt19937 g(17);
+  std::uniform_int_distribution<int64_t> d(INT32_MIN, INT32_MAX);
+  std::uniform_int_distribution<int32_t> small(-255, 255);
+  struct S {
+    std::vector<int64_t> a, b;
+  };
+  for (const S &s : {S{{7, 33}, {33, 600}}, S{{2, 5, 19}, {19, 257}},
+                     S{{20, 64}, {64, 8}}, S{{1, 3, 9}, {2, 9, 300}}}) {
+    for (int full = 0; full < 2; ++full) {
+      auto fill = [&](const std::vector<int64_t> &sh) {
+        int64_t n = 1;
+        for (auto v : sh)
+          n *= v;
+        std::vector<int32_t> v((size_t)n);
+        for (auto &x : v)
+          x = full ? (int32_t)d(g) : small(g);
+        return v;
+      };
+      auto A = fill(s.a), B = fill(s.b);
+      // Shapes: [.., M, K] x [.., K, N] with numpy batch broadcasting.
+      const int64_t K = s.a.back(), M = s.a[s.a.size() - 2], N = s.b.back();
+      const int64_t ba = (int64_t)A.size() / (M * K),
+                    bb = (int64_t)B.size() / (K * N);
+      const int64_t batch = std::max(ba, bb);
+      std::vector<int32_t> want((size_t)(batch * M * N));
+      for (int64_t t = 0; t < batch; ++t)
+        for (int64_t m = 0; m < M; ++m)
+          for (int64_t n = 0; n < N; ++n) {
+            uint32_t acc = 0;
+            for (int64_t k = 0; k < K; ++k)
+              acc += uint32_t(A[(size_t)(((ba == 1 ? 0 : t) * M + m) * K + k)]) *
+                     uint32_t(B[(size_t)(((bb == 1 ? 0 : t) * K + k) * N + n)]);
+            want[(size_t)((t * M + m) * N + n)] = (int32_t)acc;
+          }
+      for (int threads : {1, 2, 3}) {
+        plumb_rt_set_threads(threads);
+        std::vector<int32_t> y(want.size(), 7);
+        ASSERT_EQ(plumb_rt_matmul_i32(A.data(), s.a.data(), (int32_t)s.a.size(),
+                                      B.data(), s.b.data(), (int32_t)s.b.size(),
+                                      y.data()),
+                  0);
+        ASSERT_EQ(y, want) << threads << " full=" << full;
+      }
+      plumb_rt_set_threads(1);
+    }
+  }
+}
