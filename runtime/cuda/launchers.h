@@ -623,6 +623,35 @@ int launchInstanceNorm(const float *x, int64_t n, int64_t c, int64_t spatial,
                    s);
 }
 
+/// The shape part of ResizeArgs (sizes, input strides, scales) and the
+/// output size in *total; PLUMB_RT_EINVAL for a bad shape.
+inline int resizeGeometry(ResizeArgs &a, const int64_t *in_shape, int32_t rank,
+                          const int64_t *out_shape, const float *scales,
+                          int64_t *total) {
+  a.rank = rank;
+  *total = 1;
+  for (int32_t d = 0; d < rank; ++d) {
+    if (in_shape[d] < 0 || out_shape[d] < 0)
+      return PLUMB_RT_EINVAL;
+    *total *= out_shape[d];
+  }
+  if (*total == 0)
+    return PLUMB_RT_OK;
+  int64_t st = 1;
+  for (int32_t d = rank - 1; d >= 0; --d) {
+    if (in_shape[d] == 0)
+      return PLUMB_RT_EINVAL;
+    a.in[d] = in_shape[d];
+    a.out[d] = out_shape[d];
+    a.st[d] = st;
+    st *= in_shape[d];
+    a.scale[d] = scales ? scales[d]
+                        : ops::castI64ToF32(out_shape[d]) /
+                              ops::castI64ToF32(in_shape[d]);
+  }
+  return PLUMB_RT_OK;
+}
+
 template <class Exec>
 int launchResize(const float *x, const int64_t *in_shape, int32_t rank,
                  const int64_t *out_shape, const float *scales, int32_t mode,
@@ -637,30 +666,13 @@ int launchResize(const float *x, const int64_t *in_shape, int32_t rank,
       nearest > PLUMB_RT_NEAREST_CEIL)
     return PLUMB_RT_EINVAL;
   ResizeF f;
-  f.a.rank = rank;
   f.a.mode = mode;
   f.a.coord = coord;
   f.a.nearest = nearest;
-  int64_t total = 1;
-  for (int32_t d = 0; d < rank; ++d) {
-    if (in_shape[d] < 0 || out_shape[d] < 0)
-      return PLUMB_RT_EINVAL;
-    total *= out_shape[d];
-  }
-  if (total == 0)
-    return PLUMB_RT_OK;
-  int64_t st = 1;
-  for (int32_t d = rank - 1; d >= 0; --d) {
-    if (in_shape[d] == 0)
-      return PLUMB_RT_EINVAL;
-    f.a.in[d] = in_shape[d];
-    f.a.out[d] = out_shape[d];
-    f.a.st[d] = st;
-    st *= in_shape[d];
-    f.a.scale[d] = scales ? scales[d]
-                          : ops::castI64ToF32(out_shape[d]) /
-                                ops::castI64ToF32(in_shape[d]);
-  }
+  int64_t total;
+  const int rc = resizeGeometry(f.a, in_shape, rank, out_shape, scales, &total);
+  if (rc != PLUMB_RT_OK || total == 0)
+    return rc;
   f.x = x;
   f.y = y;
   return Exec::run(total, f, s);
@@ -676,32 +688,15 @@ int launchResizeCubic(const float *x, const int64_t *in_shape, int32_t rank,
   if (coord < PLUMB_RT_COORD_HALF_PIXEL || coord > PLUMB_RT_COORD_ALIGN_CORNERS)
     return PLUMB_RT_EINVAL;
   ResizeCubicF f;
-  f.a.rank = rank;
   f.a.mode = PLUMB_RT_RESIZE_LINEAR; // unused by the cubic functor
   f.a.coord = coord;
   f.a.nearest = 0;
   f.cubicA = cubic_a;
   f.exclude = exclude != 0;
-  int64_t total = 1;
-  for (int32_t d = 0; d < rank; ++d) {
-    if (in_shape[d] < 0 || out_shape[d] < 0)
-      return PLUMB_RT_EINVAL;
-    total *= out_shape[d];
-  }
-  if (total == 0)
-    return PLUMB_RT_OK;
-  int64_t st = 1;
-  for (int32_t d = rank - 1; d >= 0; --d) {
-    if (in_shape[d] == 0)
-      return PLUMB_RT_EINVAL;
-    f.a.in[d] = in_shape[d];
-    f.a.out[d] = out_shape[d];
-    f.a.st[d] = st;
-    st *= in_shape[d];
-    f.a.scale[d] = scales ? scales[d]
-                          : ops::castI64ToF32(out_shape[d]) /
-                                ops::castI64ToF32(in_shape[d]);
-  }
+  int64_t total;
+  const int rc = resizeGeometry(f.a, in_shape, rank, out_shape, scales, &total);
+  if (rc != PLUMB_RT_OK || total == 0)
+    return rc;
   f.x = x;
   f.y = y;
   return Exec::run(total, f, s);

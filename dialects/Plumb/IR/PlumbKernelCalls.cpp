@@ -775,25 +775,12 @@ LogicalResult ResizeOp::lowerToKernelCalls(KernelLowering &l, std::string &) {
   KernelCall &c = l.call(cubic ? "resize_cubic_f32" : "resize_f32", "resize");
   c.operand(0, ElemType::F32);
   shapeAndRank(c, getInput()).ints(shapeOf(getOutput())).floats(scales);
-  if (cubic) {
-    StringRef m = getCoordinateTransformationMode();
-    if (m == "pytorch_half_pixel")
-      c.code(PLUMB_CODE(PLUMB_RT_COORD_PYTORCH_HALF_PIXEL));
-    else if (m == "asymmetric")
-      c.code(PLUMB_CODE(PLUMB_RT_COORD_ASYMMETRIC));
-    else if (m == "align_corners")
-      c.code(PLUMB_CODE(PLUMB_RT_COORD_ALIGN_CORNERS));
+  if (!cubic) {
+    if (getMode() == "linear")
+      c.code(PLUMB_CODE(PLUMB_RT_RESIZE_LINEAR));
     else
-      c.code(PLUMB_CODE(PLUMB_RT_COORD_HALF_PIXEL));
-    c.f32(getCubicCoeffAAttr().getValueAsDouble())
-        .i64(getExcludeOutsideAttr().getValue() ? 1 : 0)
-        .result(0, ElemType::F32);
-    return success();
+      c.code(PLUMB_CODE(PLUMB_RT_RESIZE_NEAREST));
   }
-  if (getMode() == "linear")
-    c.code(PLUMB_CODE(PLUMB_RT_RESIZE_LINEAR));
-  else
-    c.code(PLUMB_CODE(PLUMB_RT_RESIZE_NEAREST));
   StringRef m = getCoordinateTransformationMode();
   if (m == "pytorch_half_pixel")
     c.code(PLUMB_CODE(PLUMB_RT_COORD_PYTORCH_HALF_PIXEL));
@@ -803,6 +790,12 @@ LogicalResult ResizeOp::lowerToKernelCalls(KernelLowering &l, std::string &) {
     c.code(PLUMB_CODE(PLUMB_RT_COORD_ALIGN_CORNERS));
   else
     c.code(PLUMB_CODE(PLUMB_RT_COORD_HALF_PIXEL));
+  if (cubic) {
+    c.f32(getCubicCoeffAAttr().getValueAsDouble())
+        .i64(getExcludeOutsideAttr().getValue() ? 1 : 0)
+        .result(0, ElemType::F32);
+    return success();
+  }
   StringRef n = getNearestMode();
   if (n == "round_prefer_ceil")
     c.code(PLUMB_CODE(PLUMB_RT_NEAREST_ROUND_PREFER_CEIL));

@@ -165,25 +165,9 @@ namespace ops {
 // Bit helpers.
 //===----------------------------------------------------------------------===//
 
-PLUMB_INLINE uint32_t bitsOf(float f) {
-#if defined(__CUDA_ARCH__)
-  return __float_as_uint(f);
-#else
-  uint32_t u;
-  __builtin_memcpy(&u, &f, sizeof(u));
-  return u;
-#endif
-}
+PLUMB_INLINE uint32_t bitsOf(float f) { return half::f32Bits(f); }
 
-PLUMB_INLINE float fromBits(uint32_t u) {
-#if defined(__CUDA_ARCH__)
-  return __uint_as_float(u);
-#else
-  float f;
-  __builtin_memcpy(&f, &u, sizeof(f));
-  return f;
-#endif
-}
+PLUMB_INLINE float fromBits(uint32_t u) { return half::f32FromBits(u); }
 
 PLUMB_INLINE bool isNaN(float x) { return x != x; }
 
