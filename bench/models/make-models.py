@@ -326,20 +326,19 @@ def decoder_cfg(t, kind):
     raise ValueError(kind)
 
 
-def hf_decoder(name, kind, cls, with_past):
-    seq, past_len = 32, 31
+def hf_decoder(name, kind, cls, with_past, cfg_fn=None, seq=32, past_len=31):
+    cfg_fn = cfg_fn or decoder_cfg
 
     def build():
         import transformers
         torch.manual_seed(0)
-        cfg = decoder_cfg(transformers, kind)
+        cfg = cfg_fn(transformers, kind)
         m = getattr(transformers, cls)(cfg).eval()
         g = gen(name)
         if not with_past:
             ids = tokens(g, 1, seq, cfg.vocab_size)
             mask = torch.ones(1, seq, dtype=torch.int64)
             feeds = [("input_ids", ids), ("attention_mask", mask)]
-            names = [n for n, _ in feeds]
 
             class Prefill(nn.Module):
                 def __init__(self, m):
@@ -350,14 +349,11 @@ def hf_decoder(name, kind, cls, with_past):
                     return self.m(input_ids=input_ids,
                                   attention_mask=attention_mask,
                                   use_cache=False).logits
-            del names
             return Prefill(m), feeds, {}
         layers = cfg.num_hidden_layers
-        if kind == "gpt2":
-            kvh, hd = cfg.n_head, cfg.n_embd // cfg.n_head
-        else:
-            kvh = cfg.num_key_value_heads
-            hd = cfg.hidden_size // cfg.num_attention_heads
+        heads = cfg.num_attention_heads
+        kvh = getattr(cfg, "num_key_value_heads", None) or heads
+        hd = getattr(cfg, "head_dim", None) or cfg.hidden_size // heads
         feeds = [("input_ids", tokens(g, 1, 1, cfg.vocab_size)),
                  ("attention_mask",
                   torch.ones(1, past_len + 1, dtype=torch.int64))]
@@ -863,44 +859,8 @@ def wave2_decoder_cfg(t, kind):
 
 
 def wave2_decoder(name, kind, cls, with_past):
-    seq, past_len = 24, 23
-
-    def build():
-        import transformers
-        torch.manual_seed(0)
-        cfg = wave2_decoder_cfg(transformers, kind)
-        m = getattr(transformers, cls)(cfg).eval()
-        g = gen(name)
-        if not with_past:
-            feeds = [("input_ids", tokens(g, 1, seq, cfg.vocab_size)),
-                     ("attention_mask", torch.ones(1, seq, dtype=torch.int64))]
-
-            class Prefill(nn.Module):
-                def __init__(self, m):
-                    super().__init__()
-                    self.m = m
-
-                def forward(self, input_ids, attention_mask):
-                    return self.m(input_ids=input_ids,
-                                  attention_mask=attention_mask,
-                                  use_cache=False).logits
-            return Prefill(m), feeds, {}
-        heads = cfg.num_attention_heads
-        kvh = getattr(cfg, "num_key_value_heads", None) or heads
-        hd = getattr(cfg, "head_dim", None) or cfg.hidden_size // heads
-        layers = cfg.num_hidden_layers
-        feeds = [("input_ids", tokens(g, 1, 1, cfg.vocab_size)),
-                 ("attention_mask",
-                  torch.ones(1, past_len + 1, dtype=torch.int64))]
-        for i in range(layers):
-            feeds.append(("past_key_%d" % i,
-                          torch.randn(1, kvh, past_len, hd, generator=g)))
-            feeds.append(("past_value_%d" % i,
-                          torch.randn(1, kvh, past_len, hd, generator=g)))
-        outs = ["logits"] + sum([["present_key_%d" % i, "present_value_%d" % i]
-                                 for i in range(layers)], [])
-        return DecoderStep(m, layers), feeds, {"output_names": outs}
-    return build
+    return hf_decoder(name, kind, cls, with_past, cfg_fn=wave2_decoder_cfg,
+                      seq=24, past_len=23)
 
 
 for _k, _cls, _decode in [
