@@ -18,6 +18,7 @@
 #include "plumb/runtime/gemm.h"
 
 #include "gemm_kernels.h"
+#include "qdot.h"
 #include "ops_internal.h"
 #include "plumb/runtime/threads.h"
 
@@ -475,6 +476,35 @@ void i32TileBase(const int32_t *a, const int32_t *bm, uint32_t *y, int64_t M,
 #if !(defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)))
 constexpr I32TileFn i32TileAvx512 = i32TileBase, i32TileAvx2 = i32TileBase;
 #endif
+
+/// Y [rows, N] = A [rows, K] x B through B's packed narrow form (qdot.h);
+/// false (nothing written) when B has no narrow form or A does not fit it.
+bool matmulI32Narrow(const int32_t *A, int64_t rows, int64_t K, int64_t N,
+                     const void *packed, int32_t *Y) {
+  if (plumb::rt::detail::qdotMatrixForm(packed) == plumb::rt::detail::kQdotNone)
+    return false;
+  std::vector<uint32_t> words;
+  int32_t base = 0;
+  if (!plumb::rt::detail::qdotMatrixRows(packed, A, rows, K, words, base))
+    return false;
+  const int64_t GB = (N + 15) / 16, ldo = GB * 16;
+  std::vector<int32_t> acc;
+  int32_t *out = Y;
+  if (ldo != N) {
+    acc.resize((size_t)(rows * ldo));
+    out = acc.data();
+  }
+  const int64_t grain =
+      std::max<int64_t>(1, (1 << 17) / std::max<int64_t>(1, rows * K * 16));
+  plumb::rt::parallelFor(0, GB, grain, [&](int64_t g0, int64_t g1) {
+    plumb::rt::detail::qdotMatrixProduct(packed, words.data(), rows, base, g0,
+                                         g1, out, ldo);
+  });
+  if (ldo != N)
+    for (int64_t r = 0; r < rows; ++r)
+      memcpy(Y + r * N, out + r * ldo, sizeof(int32_t) * (size_t)N);
+  return true;
+}
 } // namespace
 
 extern "C" {
@@ -632,12 +662,49 @@ int plumb_rt_matmul_f32(const float *A, const int64_t *a_shape, int32_t a_rank,
                          &y_rank, block);
 }
 
+int64_t plumb_rt_matmul_i32_packed_size(int64_t K, int64_t N) {
+  if (K < 0 || N < 0)
+    return -1;
+  return plumb::rt::detail::qdotMatrixBytes(K, N);
+}
+
+int plumb_rt_matmul_i32_pack(const int32_t *B, int64_t K, int64_t N,
+                             void *packed) {
+  if (K < 0 || N < 0 || !packed || (K * N > 0 && !B))
+    return -1;
+  plumb::rt::detail::qdotPackMatrix(B, nullptr, false, K, N, packed);
+  return 0;
+}
+
+int plumb_rt_matmul_i32_packed(const int32_t *A, const int64_t *a_shape,
+                               int32_t a_rank, const void *packed,
+                               const int32_t *B, const int64_t *b_shape,
+                               int32_t b_rank, int32_t *Y) {
+  plumb::rt::MatMulLayout L;
+  if (!plumb::rt::matmulLayout(L, a_shape, a_rank, b_shape, b_rank))
+    return -1;
+  if (b_rank == 2 && packed && matmulI32Narrow(A, L.batch * L.M, L.K, L.N, packed, Y))
+    return 0;
+  return plumb_rt_matmul_i32(A, a_shape, a_rank, B, b_shape, b_rank, Y);
+}
+
 int plumb_rt_matmul_i32(const int32_t *A, const int64_t *a_shape,
                         int32_t a_rank, const int32_t *B,
                         const int64_t *b_shape, int32_t b_rank, int32_t *Y) {
   plumb::rt::MatMulLayout L;
   if (!plumb::rt::matmulLayout(L, a_shape, a_rank, b_shape, b_rank))
     return -1;
+  // A 2-D B with enough rows of A to pay for packing it: the narrow
+  // kernels when the values fit (the same wrapping sums).
+  if (b_rank == 2 && L.batch * L.M >= 16 && L.K * L.N >= 4096) {
+    std::vector<uint64_t> pk(
+        (size_t)(plumb::rt::detail::qdotMatrixBytes(L.K, L.N) / 8));
+    if (plumb::rt::detail::qdotPackMatrix(B, nullptr, false, L.K, L.N,
+                                          pk.data()) !=
+            plumb::rt::detail::kQdotNone &&
+        matmulI32Narrow(A, L.batch * L.M, L.K, L.N, pk.data(), Y))
+      return 0;
+  }
   // Unsigned arithmetic: the wraparound is defined behaviour and the bits
   // are the two's-complement int32 result. Sums modulo 2^32 are exact in
   // any order, so the schedule is free: tiles of 256 output columns (the

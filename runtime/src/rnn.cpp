@@ -14,9 +14,15 @@
 #include "plumb/runtime/tree.h"
 
 #include "gemv.h"
+#include "gemm_kernels.h"
+#include "qdot.h"
 #include "ops_internal.h"
 
 #include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 
 #include <vector>
 
@@ -224,8 +230,8 @@ namespace {
 /// (docs/determinism.md, narrow integers): lo = min(0, min x), hi = max(0,
 /// max x), s = hi == lo ? 1 : (hi - lo) / 255, z = rne(clamp(0 - lo / s, 0,
 /// 255)), q = int32(rne(clamp(x / s, 0 - z, 255 - z))) + int32(z).
-void dynamicQuantize(const float *x, int64_t n, int32_t *q, float &scale,
-                     int32_t &zp) {
+void dynamicQuantizeScalar(const float *x, int64_t n, int32_t *q,
+                           float &scale, int32_t &zp) {
   float lo = 0.0f, hi = 0.0f;
   for (int64_t i = 0; i < n; ++i) {
     lo = minF(lo, x[i]);
@@ -239,56 +245,174 @@ void dynamicQuantize(const float *x, int64_t n, int32_t *q, float &scale,
     q[i] = castF32ToI32(roundEvenF(minF(maxF(x[i] / scale, qlo), qhi))) + zp;
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/// dynamicQuantizeScalar's values on AVX-512 when x has no NaN and the scale
+/// is finite (false otherwise: the caller runs the scalar form). Then every
+/// x / s is finite and the clamp, rounding and conversion give integers, so
+/// the sign of a zero (the only place min/max ties differ) cannot show; lo
+/// and hi enter only through hi - lo, hi == lo and 0 - lo / s, where a
+/// zero's sign does not change the value either.
+__attribute__((target("avx512f"))) inline __m512i
+quantize16(__m512 v, __m512 s, __m512 qlo, __m512 qhi, __m512i z) {
+  v = _mm512_min_ps(_mm512_max_ps(_mm512_div_ps(v, s), qlo), qhi);
+  v = _mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  return _mm512_add_epi32(_mm512_cvttps_epi32(v), z);
+}
+
+__attribute__((target("avx512f"))) bool
+dynamicQuantizeAvx512(const float *x, int64_t n, int32_t *q, float &scale,
+                      int32_t &zp) {
+  __m512 vlo = _mm512_setzero_ps(), vhi = _mm512_setzero_ps();
+  __mmask16 nan = 0;
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512 v = _mm512_loadu_ps(x + i);
+    nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    vlo = _mm512_min_ps(vlo, v);
+    vhi = _mm512_max_ps(vhi, v);
+  }
+  if (i < n) {
+    const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
+    const __m512 v = _mm512_maskz_loadu_ps(m, x + i);
+    nan |= _mm512_mask_cmp_ps_mask(m, v, v, _CMP_UNORD_Q);
+    vlo = _mm512_min_ps(vlo, v);
+    vhi = _mm512_max_ps(vhi, v);
+  }
+  if (nan)
+    return false;
+  const float lo = _mm512_reduce_min_ps(vlo), hi = _mm512_reduce_max_ps(vhi);
+  scale = hi == lo ? 1.0f : (hi - lo) / 255.0f;
+  if (!(scale - scale == 0.0f))
+    return false;
+  const float zf = roundEvenF(minF(maxF(0.0f - lo / scale, 0.0f), 255.0f));
+  zp = (int32_t)zf;
+  const __m512 s = _mm512_set1_ps(scale), qlo = _mm512_set1_ps(0.0f - zf),
+               qhi = _mm512_set1_ps(255.0f - zf);
+  const __m512i z = _mm512_set1_epi32(zp);
+  for (i = 0; i + 16 <= n; i += 16)
+    _mm512_storeu_si512(q + i, quantize16(_mm512_loadu_ps(x + i), s, qlo, qhi, z));
+  if (i < n) {
+    const __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
+    _mm512_mask_storeu_epi32(
+        q + i, m, quantize16(_mm512_maskz_loadu_ps(m, x + i), s, qlo, qhi, z));
+  }
+  return true;
+}
+#endif
+
+void dynamicQuantize(const float *x, int64_t n, int32_t *q, float &scale,
+                     int32_t &zp) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const bool has512 = __builtin_cpu_supports("avx512f");
+  if (has512 && plumb_rt_gemm_active_isa() >= plumb::rt::detail::kIsaAvx512 &&
+      dynamicQuantizeAvx512(x, n, q, scale, zp))
+    return;
+#endif
+  dynamicQuantizeScalar(x, n, q, scale, zp);
+}
+
 /// out[r, g] = float(sum_k (q[r, k] - qz) * (w[k, g] - wz[g])) * (qs *
-/// ws[g]) for r < rows, g < G (w [K, G]; ws / wz per column when perCol,
-/// else one value; wz may be null). The integer sum is exact (int32, no
-/// overflow for 8-bit operands and K < 2^15).
+/// ws[g]) for r < rows, g < G, the weights packed by qdotPackMatrix (ws per
+/// column when perCol, else one value). The integer sum is exact (|q - qz|
+/// and |w - wz| <= 255, K < 2^15: no partial sum leaves int32), so its
+/// schedule (qdot.h) cannot change a bit.
 void quantizedProduct(const int32_t *q, int32_t qz, float qs, int64_t rows,
-                      int64_t K, const int32_t *w, const float *ws,
-                      const int32_t *wz, bool perCol, int64_t G, float *out) {
-  std::vector<int32_t> wc((size_t)(K * G));
-  for (int64_t k = 0; k < K; ++k)
-    for (int64_t g = 0; g < G; ++g)
-      wc[(size_t)(k * G + g)] =
-          w[k * G + g] - (wz ? wz[perCol ? g : 0] : 0);
+                      int64_t K, const void *wp, const float *ws,
+                      bool perCol, int64_t G, float *out) {
+  const int64_t GB = (G + 15) / 16, ldo = GB * 16;
+  std::vector<int32_t> a((size_t)(rows * K)), acc((size_t)(rows * ldo));
+  for (int64_t i = 0; i < rows * K; ++i)
+    a[(size_t)i] = q[i] - qz;
+  std::vector<uint32_t> words;
+  int32_t base = 0;
+  // |q - qz| <= 255 spans at most 255: fits either form.
+  plumb::rt::detail::qdotMatrixRows(wp, a.data(), rows, K, words, base);
+  const int64_t grain = 1 + (1 << 17) / (rows * K * 16 + 1);
+  parallelRange(GB, grain, [&](int64_t lo, int64_t hi) {
+    plumb::rt::detail::qdotMatrixProduct(wp, words.data(), rows, base, lo,
+                                         hi, acc.data(), ldo);
+  });
   std::vector<float> mult((size_t)G);
   for (int64_t g = 0; g < G; ++g)
     mult[(size_t)g] = qs * ws[perCol ? g : 0];
-  parallelRange(rows, 1 + (1 << 18) / (K * G + 1), [&](int64_t lo,
-                                                       int64_t hi) {
-    std::vector<int32_t> acc((size_t)G);
-    for (int64_t r = lo; r < hi; ++r) {
-      for (int64_t g = 0; g < G; ++g)
-        acc[(size_t)g] = 0;
-      for (int64_t k = 0; k < K; ++k) {
-        const int32_t a = q[r * K + k] - qz;
-        const int32_t *wr = wc.data() + k * G;
-        for (int64_t g = 0; g < G; ++g)
-          acc[(size_t)g] += a * wr[g];
-      }
-      for (int64_t g = 0; g < G; ++g)
-        out[r * G + g] = (float)acc[(size_t)g] * mult[(size_t)g];
-    }
-  });
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t g = 0; g < G; ++g)
+      out[r * G + g] = (float)acc[(size_t)(r * ldo + g)] * mult[(size_t)g];
+}
+
+/// Bytes of one direction's packed W and R.
+void dqPackedBytes(int64_t input, int64_t hidden, int64_t &bW, int64_t &bR) {
+  bW = plumb::rt::detail::qdotMatrixBytes(input, 4 * hidden);
+  bR = plumb::rt::detail::qdotMatrixBytes(hidden, 4 * hidden);
+}
+
+bool dqShapeOk(int64_t input, int64_t hidden, int32_t direction) {
+  return input >= 0 && hidden >= 0 && input < 32768 && hidden < 32768 &&
+         direction >= PLUMB_RT_RNN_FORWARD &&
+         direction <= PLUMB_RT_RNN_BIDIRECTIONAL;
 }
 
 } // namespace
 
-extern "C" int plumb_rt_lstm_dq_f32(
-    const float *X, const int32_t *W, const float *w_scale,
-    const int32_t *w_zp, int64_t w_per_col, const int32_t *R,
-    const float *r_scale, const int32_t *r_zp, int64_t r_per_col,
+extern "C" int64_t plumb_rt_lstm_dq_packed_size(int64_t input, int64_t hidden,
+                                                int32_t direction) {
+  if (!dqShapeOk(input, hidden, direction))
+    return -1;
+  int64_t bW, bR;
+  dqPackedBytes(input, hidden, bW, bR);
+  const int64_t dirs = direction == PLUMB_RT_RNN_BIDIRECTIONAL ? 2 : 1;
+  return dirs * (bW + bR);
+}
+
+extern "C" int plumb_rt_lstm_dq_pack(const int32_t *W, const int32_t *w_zp,
+                                     int64_t w_per_col, const int32_t *R,
+                                     const int32_t *r_zp, int64_t r_per_col,
+                                     int64_t input, int64_t hidden,
+                                     int32_t direction, void *packed) {
+  if (!dqShapeOk(input, hidden, direction) || !packed ||
+      (hidden > 0 && (!R || (input > 0 && !W))))
+    return PLUMB_RT_EINVAL;
+  const int64_t dirs = direction == PLUMB_RT_RNN_BIDIRECTIONAL ? 2 : 1;
+  const int64_t H = hidden, G = 4 * H, wsN = w_per_col ? G : 1,
+                rsN = r_per_col ? G : 1;
+  int64_t bW, bR;
+  dqPackedBytes(input, hidden, bW, bR);
+  unsigned char *p = static_cast<unsigned char *>(packed);
+  for (int64_t dir = 0; dir < dirs; ++dir) {
+    unsigned char *pw = p + dir * (bW + bR), *pr = pw + bW;
+    // 8-bit operands: every weight minus its zero point within +-255, so
+    // the int32 sums of the products cannot wrap (K < 2^15).
+    int64_t mw = 0, mr = 0;
+    if (plumb::rt::detail::qdotPackMatrix(W + dir * input * G,
+                                          w_zp ? w_zp + dir * wsN : nullptr,
+                                          w_per_col != 0, input, G, pw,
+                                          &mw) == plumb::rt::detail::kQdotNone ||
+        plumb::rt::detail::qdotPackMatrix(R + dir * H * G,
+                                          r_zp ? r_zp + dir * rsN : nullptr,
+                                          r_per_col != 0, H, G, pr,
+                                          &mr) == plumb::rt::detail::kQdotNone ||
+        mw > 255 || mr > 255)
+      return PLUMB_RT_EINVAL;
+  }
+  return PLUMB_RT_OK;
+}
+
+extern "C" int plumb_rt_lstm_dq_packed_f32(
+    const float *X, const void *packed, const float *w_scale,
+    int64_t w_per_col, const float *r_scale, int64_t r_per_col,
     const float *B, const float *initial_h, const float *initial_c,
     const float *P, int64_t seq, int64_t batch, int64_t input,
     int64_t hidden, int32_t direction, float clip, int32_t input_forget,
     float *Y, float *Y_h, float *Y_c) {
-  if (seq < 0 || batch < 0 || input < 0 || hidden < 0 || input >= 32768 ||
-      hidden >= 32768 || direction < PLUMB_RT_RNN_FORWARD ||
-      direction > PLUMB_RT_RNN_BIDIRECTIONAL || !w_scale || !r_scale ||
-      (seq * batch * input > 0 && !X) || (hidden > 0 && (!W || !R)))
+  if (seq < 0 || batch < 0 || !dqShapeOk(input, hidden, direction) ||
+      !w_scale || !r_scale || (seq * batch * input > 0 && !X) ||
+      (hidden > 0 && !packed))
     return PLUMB_RT_EINVAL;
   const int64_t dirs = direction == PLUMB_RT_RNN_BIDIRECTIONAL ? 2 : 1;
   const int64_t H = hidden, G = 4 * H, Bn = batch, rows = seq * batch;
+  int64_t bW, bR;
+  dqPackedBytes(input, hidden, bW, bR);
+  const unsigned char *pk = static_cast<const unsigned char *>(packed);
   if (Y)
     for (int64_t i = 0; i < seq * dirs * Bn * H; ++i)
       Y[i] = 0.0f;
@@ -306,9 +430,11 @@ extern "C" int plumb_rt_lstm_dq_f32(
     const float *Wb = B ? B + dir * 2 * G : nullptr;
     const float *Rb = B ? Wb + G : nullptr;
     const float *Pd = P ? P + dir * 3 * H : nullptr;
-    quantizedProduct(xq.data(), xz, xs, rows, input, W + dir * input * G,
-                     w_scale + dir * wsN, w_zp ? w_zp + dir * wsN : nullptr,
-                     w_per_col != 0, G, XW.data());
+    const unsigned char *pw = pk ? pk + dir * (bW + bR) : nullptr;
+    const unsigned char *pr = pw ? pw + bW : nullptr;
+    if (rows > 0 && G > 0)
+      quantizedProduct(xq.data(), xz, xs, rows, input, pw,
+                       w_scale + dir * wsN, w_per_col != 0, G, XW.data());
     for (int64_t i = 0; i < Bn * H; ++i) {
       hst[(size_t)i] = initial_h ? initial_h[dir * Bn * H + i] : 0.0f;
       cst[(size_t)i] = initial_c ? initial_c[dir * Bn * H + i] : 0.0f;
@@ -318,9 +444,9 @@ extern "C" int plumb_rt_lstm_dq_f32(
       float hs = 1.0f;
       int32_t hz = 0;
       dynamicQuantize(hst.data(), Bn * H, hq.data(), hs, hz);
-      quantizedProduct(hq.data(), hz, hs, Bn, H, R + dir * H * G,
-                       r_scale + dir * rsN, r_zp ? r_zp + dir * rsN : nullptr,
-                       r_per_col != 0, G, HR.data());
+      if (Bn > 0 && G > 0)
+        quantizedProduct(hq.data(), hz, hs, Bn, H, pr, r_scale + dir * rsN,
+                         r_per_col != 0, G, HR.data());
       for (int64_t b = 0; b < Bn; ++b) {
         const int64_t t = stepOf(reverse, k, seq);
         const float *xw = XW.data() + (t * Bn + b) * G;
@@ -347,6 +473,31 @@ extern "C" int plumb_rt_lstm_dq_f32(
         Y_c[dir * Bn * H + i] = cst[(size_t)i];
   }
   return PLUMB_RT_OK;
+}
+
+extern "C" int plumb_rt_lstm_dq_f32(
+    const float *X, const int32_t *W, const float *w_scale,
+    const int32_t *w_zp, int64_t w_per_col, const int32_t *R,
+    const float *r_scale, const int32_t *r_zp, int64_t r_per_col,
+    const float *B, const float *initial_h, const float *initial_c,
+    const float *P, int64_t seq, int64_t batch, int64_t input,
+    int64_t hidden, int32_t direction, float clip, int32_t input_forget,
+    float *Y, float *Y_h, float *Y_c) {
+  if (seq < 0 || batch < 0 || !dqShapeOk(input, hidden, direction) ||
+      !w_scale || !r_scale || (seq * batch * input > 0 && !X) ||
+      (hidden > 0 && (!W || !R)))
+    return PLUMB_RT_EINVAL;
+  const int64_t bytes = plumb_rt_lstm_dq_packed_size(input, hidden, direction);
+  // 64-byte words: the packed form's regions are multiples of 64 bytes.
+  std::vector<uint64_t> packed((size_t)((bytes + 7) / 8));
+  int rc = plumb_rt_lstm_dq_pack(W, w_zp, w_per_col, R, r_zp, r_per_col,
+                                 input, hidden, direction, packed.data());
+  if (rc != PLUMB_RT_OK)
+    return rc;
+  return plumb_rt_lstm_dq_packed_f32(
+      X, packed.data(), w_scale, w_per_col, r_scale, r_per_col, B, initial_h,
+      initial_c, P, seq, batch, input, hidden, direction, clip, input_forget,
+      Y, Y_h, Y_c);
 }
 
 extern "C" int plumb_rt_gru_f32(const float *X, const float *W, const float *R,

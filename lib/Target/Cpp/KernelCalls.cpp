@@ -130,6 +130,10 @@ public:
   bool print(const KernelLowering &l, std::string &out, std::string &err);
 
 private:
+  bool printPackedLstmDq(const KernelCall &c, std::string &out,
+                         std::string &err);
+  bool printPackedMatmulI32(const KernelCall &c, std::string &out,
+                            std::string &err);
   std::string ctype(const KernelArg &a) const {
     return a.typed ? std::string(elemTypeCName(a.type)) : "void";
   }
@@ -379,11 +383,105 @@ bool asPackedGemm(KernelCallContext &ctx, Operation *op, const KernelCall &c,
   return g.N >= 1 && g.K >= 1 && g.N * g.K >= 4096;
 }
 
+/// A DynamicQuantizeLSTM whose W and R (and zero points) are weights: the
+/// zero-point-corrected 16-bit copy of W and R is packed once into a static
+/// buffer (repacked if the weights buffer changes), then
+/// plumb_rt_lstm_dq_packed_f32, which gives exactly plumb_rt_lstm_dq_f32's
+/// bits (rnn.h). The interpreter runs the call as written.
+bool CallPrinter::printPackedLstmDq(const KernelCall &c, std::string &out,
+                                    std::string &err) {
+  if (ctx.prefix != "plumb_rt_" || c.fn != "lstm_dq_f32" ||
+      c.args.size() != 23 || !ctx.trailingArgs.empty())
+    return false;
+  auto weightOrNull = [&](const KernelArg &a) {
+    return a.kind == KernelArg::Kind::Null || isWeightArg(ctx, op, a);
+  };
+  if (!isWeightArg(ctx, op, c.args[1]) || !isWeightArg(ctx, op, c.args[5]) ||
+      !weightOrNull(c.args[3]) || !weightOrNull(c.args[7]))
+    return false;
+  std::string decls;
+  std::vector<std::string> a;
+  for (const KernelArg &k : c.args)
+    a.push_back(arg(k, decls, err));
+  if (!err.empty())
+    return true;
+  auto join = [&](std::initializer_list<int> idx) {
+    std::string r;
+    for (int i : idx)
+      r += (r.empty() ? "" : ", ") + a[(size_t)i];
+    return r;
+  };
+  std::string s = "  {\n" + decls;
+  s += "    static PackedWeights pq;\n";
+  s += "    if (pq.from != (const void *)" + a[1] + ") {\n";
+  s += "      free(pq.data);\n";
+  s += "      pq.from = nullptr;\n";
+  s += "      pq.data = (float *)aligned_alloc(64, (size_t)((plumb_rt_lstm_dq_packed_size(" +
+       join({15, 16, 17}) + ") + 63) / 64 * 64));\n";
+  s += "      if (!pq.data)\n        return failText(err, err_len, \"cannot "
+       "allocate packed weights\");\n";
+  s += "      rc = plumb_rt_lstm_dq_pack(" + join({1, 3, 4, 5, 7, 8, 15, 16, 17}) +
+       ", pq.data);\n";
+  s += "      if (rc != 0)\n        " + ctx.onError(c.what, false) + "\n";
+  s += "      pq.from = (const void *)" + a[1] + ";\n    }\n";
+  s += "    rc = plumb_rt_lstm_dq_packed_f32(" + a[0] + ", pq.data, " +
+       join({2, 4, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22}) +
+       ");\n  }\n";
+  s += "  if (rc != 0)\n    " + ctx.onError(c.what, false) + "\n";
+  out += s;
+  return true;
+}
+
+/// An integer MatMul whose B is a 2-D weight: B packed once into its
+/// narrow form (repacked if the weights buffer changes), then
+/// plumb_rt_matmul_i32_packed, exactly plumb_rt_matmul_i32's bits (gemm.h).
+bool CallPrinter::printPackedMatmulI32(const KernelCall &c, std::string &out,
+                                       std::string &err) {
+  if (ctx.prefix != "plumb_rt_" || c.fn != "matmul_i32" ||
+      c.args.size() != 7 || !ctx.trailingArgs.empty() ||
+      !isWeightArg(ctx, op, c.args[3]) ||
+      c.args[4].kind != KernelArg::Kind::Ints || c.args[4].ints.size() != 2)
+    return false;
+  const int64_t K = c.args[4].ints[0], N = c.args[4].ints[1];
+  if (K * N < 4096)
+    return false;
+  std::string decls;
+  std::vector<std::string> a;
+  for (const KernelArg &k : c.args)
+    a.push_back(arg(k, decls, err));
+  if (!err.empty())
+    return true;
+  std::string s = "  {\n" + decls;
+  s += "    static PackedWeights pi;\n";
+  s += "    if (pi.from != (const void *)" + a[3] + ") {\n";
+  s += "      free(pi.data);\n";
+  s += "      pi.from = nullptr;\n";
+  s += "      pi.data = (float *)aligned_alloc(64, (size_t)((plumb_rt_matmul_i32_packed_size(" +
+       str(K) + ", " + str(N) + ") + 63) / 64 * 64));\n";
+  s += "      if (!pi.data)\n        return failText(err, err_len, \"cannot "
+       "allocate packed weights\");\n";
+  s += "      rc = plumb_rt_matmul_i32_pack(" + a[3] + ", " + str(K) + ", " +
+       str(N) + ", pi.data);\n";
+  s += "      if (rc != 0)\n        " + ctx.onError(c.what, false) + "\n";
+  s += "      pi.from = (const void *)" + a[3] + ";\n    }\n";
+  s += "    rc = plumb_rt_matmul_i32_packed(" + a[0] + ", " + a[1] + ", " + a[2] +
+       ", pi.data, " + a[3] + ", " + a[4] + ", " + a[5] + ", " + a[6] +
+       ");\n  }\n";
+  s += "  if (rc != 0)\n    " + ctx.onError(c.what, c.rangeError) + "\n";
+  out += s;
+  return true;
+}
+
 bool CallPrinter::print(const KernelLowering &l, std::string &out,
                         std::string &err) {
   for (const KernelCall &c : l.calls) {
     if (isAliasedCopy(ctx, op, c))
       continue; // the result shares its operand's buffer: nothing to move
+    if (printPackedLstmDq(c, out, err) || printPackedMatmulI32(c, out, err)) {
+      if (!err.empty())
+        return false;
+      continue;
+    }
     PackedGemv g;
     if (asPackedGemv(ctx, op, c, g)) {
       out += printPackedGemv(ctx, op, c, g);

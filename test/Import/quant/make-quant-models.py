@@ -4,6 +4,7 @@ quantization tests: make-quant-models.py OUTDIR NAME.
 
   dynamic   DynamicQuantizeLinear -> MatMulInteger (int8 weights, scalar zero
             points) -> Cast -> Mul, as onnxruntime's quantize_dynamic writes
+  dynamic_wide  the same, 40x96 by 96x80 (the packed narrow kernels)
   rowcol    MatMulInteger of uint8 operands with a per-row A zero point and a
             per-column B zero point, batched (3-D A)
   lstm, bilstm, lstm_per_channel
@@ -26,12 +27,12 @@ def const(name, arr, dtype=None):
     return nh.from_array(np.asarray(arr, dtype=dtype), name)
 
 
-def dynamic(r):
+def dynamic(r, rows=4, k=16, n=8):
     # 7-bit weights, as quantize_dynamic(reduce_range=True) writes them:
     # ONNX Runtime's u8 x s8 kernel on AVX2 adds pairs of products in
     # saturating int16, which full-range weights overflow; the exact int32
     # result is the definition (and Plumb's).
-    w = r.randint(-64, 64, size=(16, 8)).astype(np.int8)
+    w = r.randint(-64, 64, size=(k, n)).astype(np.int8)
     nodes = [
         h.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"]),
         h.make_node("MatMulInteger", ["xq", "w", "xz", "wz"], ["acc"]),
@@ -40,14 +41,20 @@ def dynamic(r):
         h.make_node("Mul", ["accf", "s"], ["y"]),
     ]
     g = h.make_graph(nodes, "dynamic",
-                     [h.make_tensor_value_info("x", T.FLOAT, [4, 16])],
-                     [h.make_tensor_value_info("y", T.FLOAT, [4, 8]),
+                     [h.make_tensor_value_info("x", T.FLOAT, [rows, k])],
+                     [h.make_tensor_value_info("y", T.FLOAT, [rows, n]),
                       h.make_tensor_value_info("xs", T.FLOAT, [])],
                      [const("w", w), const("wz", 0, np.int8),
                       const("ws", 0.0123, np.float32)])
-    x = (r.randn(4, 16) * 2).astype(np.float32)
+    x = (r.randn(rows, k) * 2).astype(np.float32)
     x[0, :3] = [0.0, -0.0, 1e-30]
     return g, [x]
+
+
+def dynamic_wide(r):
+    # Large enough for the packed narrow kernels (runtime/src/qdot.h): the
+    # compiled program packs the weights once, the interpreter per call.
+    return dynamic(r, rows=40, k=96, n=80)
 
 
 def rowcol(r):
@@ -165,7 +172,8 @@ def main():
              "bidirectional" if name == "bilstm" else "forward",
              [("per_channel", True)] if name == "lstm_per_channel" else [])
         return
-    g, ins = {"dynamic": dynamic, "rowcol": rowcol_model, "qdq": qdq}[name](r)
+    g, ins = {"dynamic": dynamic, "dynamic_wide": dynamic_wide,
+              "rowcol": rowcol_model, "qdq": qdq}[name](r)
     # int16 quantization is opset 21's.
     opset = 21 if name == "qdq" else 13
     m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)],

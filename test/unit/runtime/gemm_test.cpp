@@ -638,3 +638,79 @@ TEST(MatMul, Int32WrapsAndMatchesTripleLoop) {
     }
   }
 }
+
+// The narrow forms of an integer MatMul (runtime/src/qdot.h): B packed as
+// int8 (with VNNI) or int16, A's rows as bytes over their minimum or int16
+// pairs. Every operand range that picks a different path (int8 A span and
+// B, int16 extremes whose pair sums wrap, A too wide for the 8-bit form, B
+// too wide for any) gives the triple loop's wrapping sums, through the
+// packed API and the one-call form, on every ISA and thread count.
+TEST(MatMul, Int32NarrowFormsMatchTripleLoop) {
+  std::mt19937 g(23);
+  struct R {
+    int32_t alo, ahi, blo, bhi;
+  };
+  const R ranges[] = {
+      {-200, 55, -128, 127},       // 8-bit form (span 255), else 16-bit
+      {0, 255, -128, 127},         // uint8 activations
+      {-32768, -32760, -32768, -32768}, // 2 * 2^30 pair sums wrap
+      {-300, 300, -128, 127},      // A too wide for bytes: 16-bit or loop
+      {-40000, 40000, -5, 5},      // A outside int16: the int32 loop
+      {-3, 3, -70000, 70000},      // B outside int16: the int32 loop
+  };
+  struct S {
+    std::vector<int64_t> a, b;
+  };
+  for (const R &rg : ranges)
+    for (const S &s : {S{{37, 70}, {70, 45}}, S{{2, 9, 64}, {64, 160}},
+                       S{{1, 33}, {33, 17}}}) {
+      std::uniform_int_distribution<int32_t> da(rg.alo, rg.ahi),
+          db(rg.blo, rg.bhi);
+      int64_t na = 1, nb = 1;
+      for (auto v : s.a)
+        na *= v;
+      for (auto v : s.b)
+        nb *= v;
+      std::vector<int32_t> A((size_t)na), B((size_t)nb);
+      for (auto &x : A)
+        x = da(g);
+      for (auto &x : B)
+        x = db(g);
+      const int64_t K = s.b[0], N = s.b[1], rows = na / K;
+      std::vector<int32_t> want((size_t)(rows * N));
+      for (int64_t m = 0; m < rows; ++m)
+        for (int64_t n = 0; n < N; ++n) {
+          uint32_t acc = 0;
+          for (int64_t k = 0; k < K; ++k)
+            acc += uint32_t(A[(size_t)(m * K + k)]) *
+                   uint32_t(B[(size_t)(k * N + n)]);
+          want[(size_t)(m * N + n)] = (int32_t)acc;
+        }
+      for (int isa : {3, 2, 1})
+        for (int threads : {1, 2, 3}) {
+          plumb_rt_gemm_set_isa(isa);
+          plumb_rt_set_threads(threads);
+          std::vector<int32_t> y(want.size(), 7), yp(want.size(), 7);
+          ASSERT_EQ(plumb_rt_matmul_i32(A.data(), s.a.data(),
+                                        (int32_t)s.a.size(), B.data(),
+                                        s.b.data(), 2, y.data()),
+                    0);
+          ASSERT_EQ(y, want) << "isa " << isa << " threads " << threads
+                             << " A " << rg.alo << ".." << rg.ahi;
+          // Packed on the widest ISA, run on this one.
+          plumb_rt_gemm_set_isa(3);
+          std::vector<uint64_t> pk(
+              (size_t)plumb_rt_matmul_i32_packed_size(K, N) / 8);
+          ASSERT_EQ(plumb_rt_matmul_i32_pack(B.data(), K, N, pk.data()), 0);
+          plumb_rt_gemm_set_isa(isa);
+          ASSERT_EQ(plumb_rt_matmul_i32_packed(
+                        A.data(), s.a.data(), (int32_t)s.a.size(), pk.data(),
+                        B.data(), s.b.data(), 2, yp.data()),
+                    0);
+          ASSERT_EQ(yp, want) << "packed isa " << isa << " threads "
+                              << threads << " A " << rg.alo << ".." << rg.ahi;
+        }
+    }
+  plumb_rt_gemm_set_isa(0);
+  plumb_rt_set_threads(1);
+}

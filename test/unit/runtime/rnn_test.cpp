@@ -263,3 +263,191 @@ TEST(Rnn, DirectionsSeqLensAndThreadsBitwise) {
     }
   }
 }
+
+// DynamicQuantizeLSTM (plumb_rt_lstm_dq_f32 and its packed form).
+
+#include "plumb/runtime/gemm.h"
+#include "plumb/runtime/math_kernels.h"
+
+namespace {
+
+std::vector<int32_t> rndInt(size_t n, uint32_t seed, int lo, int hi) {
+  std::mt19937 g(seed);
+  std::uniform_int_distribution<int> d(lo, hi);
+  std::vector<int32_t> v(n);
+  for (auto &x : v)
+    x = d(g);
+  return v;
+}
+
+/// DynamicQuantizeLinear as rnn.h documents it (the importer's sequence).
+void dqRef(const float *x, int64_t n, std::vector<int32_t> &q, float &s,
+           int32_t &z) {
+  float lo = 0.0f, hi = 0.0f;
+  for (int64_t i = 0; i < n; ++i) {
+    lo = std::min(lo, x[i]);
+    hi = std::max(hi, x[i]);
+  }
+  s = hi == lo ? 1.0f : (hi - lo) / 255.0f;
+  const float zf =
+      std::nearbyint(std::min(std::max(0.0f - lo / s, 0.0f), 255.0f));
+  z = (int32_t)zf;
+  q.resize((size_t)n);
+  for (int64_t i = 0; i < n; ++i)
+    q[(size_t)i] = (int32_t)std::nearbyint(
+                       std::min(std::max(x[i] / s, 0.0f - zf), 255.0f - zf)) +
+                   z;
+}
+
+struct ResetIsa {
+  ~ResetIsa() {
+    plumb_rt_set_threads(1);
+    plumb_rt_gemm_set_isa(0);
+  }
+};
+
+} // namespace
+
+// One step from a zero state: the quantized H is all zeros, so the gate
+// pre-activations are exactly float(sum (q - qz)(w - wz[g])) * (qs * ws[g]),
+// then + Wb, + Rb; the cell as rnn.h writes it. Every output bit is checked
+// on every ISA and thread count (G = 84 is not a multiple of the 16-column
+// blocks, K = 37 is odd).
+TEST(Rnn, LstmDqOneStepMatchesDocumentedFormula) {
+  ResetIsa reset;
+  const int64_t Bn = 2, I = 37, H = 21, G = 4 * H;
+  auto X = rnd(Bn * I, 41, 1.5f);
+  auto W = rndInt(I * G, 42, -128, 127), R = rndInt(H * G, 43, -128, 127);
+  auto wz = rndInt(G, 44, -9, 9);
+  auto ws = rnd(G, 45, 0.02f), rs = rnd(1, 46, 0.02f), B = rnd(2 * G, 47);
+  std::vector<int32_t> q;
+  float xs;
+  int32_t xz;
+  dqRef(X.data(), Bn * I, q, xs, xz);
+  std::vector<float> wantH((size_t)(Bn * H)), wantC((size_t)(Bn * H));
+  for (int64_t b = 0; b < Bn; ++b) {
+    std::vector<float> a((size_t)G);
+    for (int64_t g = 0; g < G; ++g) {
+      int32_t acc = 0;
+      for (int64_t k = 0; k < I; ++k)
+        acc += (q[(size_t)(b * I + k)] - xz) * (W[(size_t)(k * G + g)] - wz[(size_t)g]);
+      const float xw = (float)acc * (xs * ws[(size_t)g]);
+      const float hr = (float)0 * (1.0f * rs[0]);
+      float v = xw + hr;
+      v = v + B[(size_t)g];
+      v = v + B[(size_t)(G + g)];
+      a[(size_t)g] = v;
+    }
+    plumb_rt_sigmoid_f32(a.data(), a.data(), 3 * H);
+    plumb_rt_tanh_f32(a.data() + 3 * H, a.data() + 3 * H, H);
+    std::vector<float> cn((size_t)H), tc((size_t)H);
+    for (int64_t j = 0; j < H; ++j)
+      cn[(size_t)j] = (a[(size_t)(2 * H + j)] * 0.0f) +
+                      (a[(size_t)j] * a[(size_t)(3 * H + j)]);
+    plumb_rt_tanh_f32(cn.data(), tc.data(), H);
+    for (int64_t j = 0; j < H; ++j) {
+      wantC[(size_t)(b * H + j)] = cn[(size_t)j];
+      wantH[(size_t)(b * H + j)] = a[(size_t)(H + j)] * tc[(size_t)j];
+    }
+  }
+  for (int isa : {3, 2, 1})
+    for (int t : {1, 2, 3}) {
+      plumb_rt_gemm_set_isa(isa);
+      plumb_rt_set_threads(t);
+      std::vector<float> Y((size_t)(Bn * H)), Yh((size_t)(Bn * H)),
+          Yc((size_t)(Bn * H));
+      ASSERT_EQ(plumb_rt_lstm_dq_f32(X.data(), W.data(), ws.data(), wz.data(),
+                                     1, R.data(), rs.data(), nullptr, 0,
+                                     B.data(), nullptr, nullptr, nullptr, 1,
+                                     Bn, I, H, PLUMB_RT_RNN_FORWARD, 0.0f, 0,
+                                     Y.data(), Yh.data(), Yc.data()),
+                0);
+      ASSERT_EQ(0, std::memcmp(Yh.data(), wantH.data(), wantH.size() * 4))
+          << "isa " << isa << " threads " << t;
+      ASSERT_EQ(0, std::memcmp(Yc.data(), wantC.data(), wantC.size() * 4));
+      ASSERT_EQ(0, std::memcmp(Y.data(), wantH.data(), wantH.size() * 4));
+    }
+}
+
+// Many steps, both directions, per-tensor and per-column scales, with and
+// without zero points: the packed form and the one-call form give the same
+// bits on every ISA and thread count; a weight whose difference from its
+// zero point is not 8-bit is refused.
+TEST(Rnn, LstmDqPackedSchedulesBitwise) {
+  ResetIsa reset;
+  const int64_t S = 9, Bn = 3, I = 45, H = 33, G = 4 * H;
+  auto X = rnd(S * Bn * I, 51, 2.0f);
+  auto W = rndInt(2 * I * G, 52, 0, 255), R = rndInt(2 * H * G, 53, 0, 255);
+  // Without zero points the values are centred (-128..127: the 8-bit form);
+  // with them, W - wz spans about -150..155 (the 16-bit form).
+  auto wz = rndInt(2 * G, 54, 100, 150), rz = rndInt(2, 55, 120, 130);
+  auto ws = rnd(2 * G, 56, 0.01f), rs = rnd(2, 57, 0.01f);
+  auto B = rnd(2 * 2 * G, 58), h0 = rnd(2 * Bn * H, 59), c0 = rnd(2 * Bn * H, 60);
+  for (int perCol = 0; perCol < 2; ++perCol)
+    for (int zp = 0; zp < 2; ++zp) {
+      std::vector<int32_t> Wv = W, Rv = R;
+      if (!zp)
+        for (auto *v : {&Wv, &Rv})
+          for (auto &x : *v)
+            x -= 128;
+      const int32_t *wzp = zp ? wz.data() : nullptr;
+      const int32_t *rzp = zp ? rz.data() : nullptr;
+      std::vector<float> Y0, Yh0, Yc0;
+      for (int isa : {1, 2, 3})
+        for (int t : {1, 2, 3})
+          for (int packedForm = 0; packedForm < 3; ++packedForm) {
+            plumb_rt_gemm_set_isa(isa);
+            plumb_rt_set_threads(t);
+            std::vector<float> Y((size_t)(S * 2 * Bn * H)),
+                Yh((size_t)(2 * Bn * H)), Yc((size_t)(2 * Bn * H));
+            int rc;
+            if (packedForm) {
+              const int64_t bytes = plumb_rt_lstm_dq_packed_size(
+                  I, H, PLUMB_RT_RNN_BIDIRECTIONAL);
+              ASSERT_GT(bytes, 0);
+              std::vector<int16_t> pk((size_t)bytes / 2);
+              // Form 2 packs for the widest ISA (the 8-bit form where the
+              // CPU has VNNI and the weights fit) and runs on this one.
+              if (packedForm == 2)
+                plumb_rt_gemm_set_isa(3);
+              ASSERT_EQ(plumb_rt_lstm_dq_pack(Wv.data(), wzp, perCol,
+                                              Rv.data(), rzp, 0, I, H,
+                                              PLUMB_RT_RNN_BIDIRECTIONAL,
+                                              pk.data()),
+                        0);
+              plumb_rt_gemm_set_isa(isa);
+              rc = plumb_rt_lstm_dq_packed_f32(
+                  X.data(), pk.data(), ws.data(), perCol, rs.data(), 0,
+                  B.data(), h0.data(), c0.data(), nullptr, S, Bn, I, H,
+                  PLUMB_RT_RNN_BIDIRECTIONAL, 0.0f, 0, Y.data(), Yh.data(),
+                  Yc.data());
+            } else {
+              rc = plumb_rt_lstm_dq_f32(
+                  X.data(), Wv.data(), ws.data(), wzp, perCol, Rv.data(),
+                  rs.data(), rzp, 0, B.data(), h0.data(), c0.data(), nullptr,
+                  S, Bn, I, H, PLUMB_RT_RNN_BIDIRECTIONAL, 0.0f, 0, Y.data(),
+                  Yh.data(), Yc.data());
+            }
+            ASSERT_EQ(rc, 0);
+            if (Y0.empty()) {
+              Y0 = Y, Yh0 = Yh, Yc0 = Yc;
+              continue;
+            }
+            ASSERT_EQ(0, std::memcmp(Y.data(), Y0.data(), Y.size() * 4))
+                << "perCol " << perCol << " zp " << zp << " isa " << isa
+                << " threads " << t << " packed " << packedForm;
+            ASSERT_EQ(0, std::memcmp(Yh.data(), Yh0.data(), Yh.size() * 4));
+            ASSERT_EQ(0, std::memcmp(Yc.data(), Yc0.data(), Yc.size() * 4));
+          }
+      // The outputs moved away from the initial state (the test is live).
+      ASSERT_NE(0, std::memcmp(Yh0.data(), h0.data(), Yh0.size() * 4));
+    }
+  // 200 - (-100) is not an 8-bit difference.
+  std::vector<int32_t> Wbad(I * G, 200), zbad(1, -100);
+  std::vector<int16_t> pk((size_t)plumb_rt_lstm_dq_packed_size(I, H, 0) / 2);
+  EXPECT_EQ(plumb_rt_lstm_dq_pack(Wbad.data(), zbad.data(), 0, R.data(),
+                                  nullptr, 0, I, H, PLUMB_RT_RNN_FORWARD,
+                                  pk.data()),
+            PLUMB_RT_EINVAL);
+  EXPECT_EQ(plumb_rt_lstm_dq_packed_size(40000, H, 0), -1);
+}

@@ -87,6 +87,20 @@ int plumb_rt_matmul_i32(const int32_t *A, const int64_t *a_shape,
                         int32_t a_rank, const int32_t *B,
                         const int64_t *b_shape, int32_t b_rank, int32_t *Y);
 
+/// plumb_rt_matmul_i32 with a 2-D B used run after run (a weight): B is
+/// packed once (plumb_rt_matmul_i32_packed_size bytes, -1 for invalid
+/// sizes) into a narrow form when its values fit (int8 or int16), and
+/// plumb_rt_matmul_i32_packed computes from it exactly the bits of
+/// plumb_rt_matmul_i32 (wrapping sums are exact in any order), falling back
+/// to B itself when A's values do not fit. Both return 0, or -1.
+int64_t plumb_rt_matmul_i32_packed_size(int64_t K, int64_t N);
+int plumb_rt_matmul_i32_pack(const int32_t *B, int64_t K, int64_t N,
+                             void *packed);
+int plumb_rt_matmul_i32_packed(const int32_t *A, const int64_t *a_shape,
+                               int32_t a_rank, const void *packed,
+                               const int32_t *B, const int64_t *b_shape,
+                               int32_t b_rank, int32_t *Y);
+
 /// GEMV with B packed once (for a constant B used run after run): Y[n] =
 /// the Gemm epilogue of the dot product over k of A[k * a_cs] and B(k, n),
 /// exactly as plumb_rt_gemm_strided computes it for M = 1 (the same tree per

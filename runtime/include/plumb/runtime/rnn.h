@@ -81,6 +81,30 @@ int plumb_rt_lstm_dq_f32(const float *X, const int32_t *W,
                          float clip, int32_t input_forget, float *Y,
                          float *Y_h, float *Y_c);
 
+/// plumb_rt_lstm_dq_f32 in two parts, for weights used run after run: the
+/// zero-point-corrected W and R packed once (the bytes
+/// plumb_rt_lstm_dq_packed_size gives; -1 for invalid sizes), then the
+/// recurrence from the packed copy. The two give exactly the bits of
+/// plumb_rt_lstm_dq_f32 (the integer sums are exact in any order). The pack
+/// fails (PLUMB_RT_EINVAL) when a weight minus its zero point is outside
+/// [-255, 255].
+int64_t plumb_rt_lstm_dq_packed_size(int64_t input, int64_t hidden,
+                                     int32_t direction);
+int plumb_rt_lstm_dq_pack(const int32_t *W, const int32_t *w_zp,
+                          int64_t w_per_col, const int32_t *R,
+                          const int32_t *r_zp, int64_t r_per_col,
+                          int64_t input, int64_t hidden, int32_t direction,
+                          void *packed);
+int plumb_rt_lstm_dq_packed_f32(const float *X, const void *packed,
+                                const float *w_scale, int64_t w_per_col,
+                                const float *r_scale, int64_t r_per_col,
+                                const float *B, const float *initial_h,
+                                const float *initial_c, const float *P,
+                                int64_t seq, int64_t batch, int64_t input,
+                                int64_t hidden, int32_t direction, float clip,
+                                int32_t input_forget, float *Y, float *Y_h,
+                                float *Y_c);
+
 /// GRU. W [dirs, 3H, I], R [dirs, 3H, H], B [dirs, 6H] or null, initial_h
 /// [dirs, batch, H] or null. Outputs Y [seq, dirs, batch, H] and Y_h.
 int plumb_rt_gru_f32(const float *X, const float *W, const float *R,
