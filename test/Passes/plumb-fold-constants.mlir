@@ -33,22 +33,59 @@ func.func @main() -> tensor<1xf32> {
 // -----
 
 // Must not fire: an operand is not constant.
-// CHECK-LABEL: func.func @main
+// CHECK-LABEL: func.func @nonconst
 // CHECK: plumb.exp %arg0
-func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+// LIMIT-LABEL: func.func @nonconst
+// LIMIT: plumb.exp %arg0
+func.func @nonconst(%x: tensor<2xf32>) -> tensor<2xf32> {
   %e = plumb.exp %x : tensor<2xf32>
   return %e : tensor<2xf32>
 }
 
 // -----
 
-// Must not fire above the size limit.
-// LIMIT-LABEL: func.func @main
+// Must not fire above the size limit when the operand stays alive (it has
+// another user), so folding would add a constant.
+// LIMIT-LABEL: func.func @alive
 // LIMIT: plumb.neg
-func.func @main() -> tensor<3xf32> {
+func.func @alive() -> (tensor<3xf32>, tensor<3xf32>) {
   %a = plumb.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
   %n = plumb.neg %a : tensor<3xf32>
-  return %n : tensor<3xf32>
+  return %n, %a : tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// Above the limit, a fold that uses up its constant operands and is no
+// larger than them is taken (a weight's zero point subtracted once, not
+// every run); the value becomes a resource blob, like an imported weight.
+// LIMIT-LABEL: func.func @consumed
+// LIMIT: %[[C:.+]] = plumb.constant dense_resource<folded> : tensor<2x3xi32>
+// LIMIT-NOT: plumb.sub
+// LIMIT: return %[[C]]
+// LIMIT: dialect_resources
+// LIMIT: folded: "0x01000000FCFFFFFFFBFFFFFFFEFFFFFFFFFFFFFF0000000001000000"
+func.func @consumed() -> tensor<2x3xi32> {
+  %w = plumb.constant dense<[[-3, -4, -1], [0, 1, 2]]> : tensor<2x3xi32>
+  %z = plumb.constant dense<1> : tensor<i32>
+  %d = plumb.sub %w, %z : (tensor<2x3xi32>, tensor<i32>) -> tensor<2x3xi32>
+  return %d : tensor<2x3xi32>
+}
+
+// -----
+
+// A splat operand counts as one element: a splat turned into a larger
+// non-splat value is not folded above the limit.
+// LIMIT-LABEL: func.func @splat
+// LIMIT: plumb.add
+func.func @splat(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %s = plumb.constant dense<1.0> : tensor<3xf32>
+  %r = plumb.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %a = plumb.add %s, %r : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %m = plumb.mul %a, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %k = plumb.mul %r, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %o = plumb.add %m, %k : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %o : tensor<3xf32>
 }
 
 // -----
