@@ -127,6 +127,75 @@ int makeLayout(Layout &L, const int64_t *shape, int32_t rank,
   return PLUMB_RT_OK;
 }
 
+/// Max (isMax) or Min fold of n contiguous floats through order keys
+/// (elementwise.h): integer max/min of maxKey/minKey, exactly the maxF /
+/// minF fold in any order (both are associative and commutative, -0 < +0,
+/// NaN absorbing), so it vectorises.
+template <bool isMax>
+__attribute__((always_inline)) inline int32_t keyFold(const float *p,
+                                                      int64_t n) {
+  int32_t acc = isMax ? INT32_MIN : INT32_MAX;
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t k = isMax ? maxKey(p[i]) : minKey(p[i]);
+    acc = isMax ? (k > acc ? k : acc) : (k < acc ? k : acc);
+  }
+  return acc;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx512f"))) int32_t keyFoldMax512(const float *p,
+                                                         int64_t n) {
+  return keyFold<true>(p, n);
+}
+__attribute__((target("avx512f"))) int32_t keyFoldMin512(const float *p,
+                                                         int64_t n) {
+  return keyFold<false>(p, n);
+}
+#endif
+int32_t keyFoldMaxBase(const float *p, int64_t n) { return keyFold<true>(p, n); }
+int32_t keyFoldMinBase(const float *p, int64_t n) { return keyFold<false>(p, n); }
+
+/// ReduceMax / ReduceMin whose every output reduces n contiguous floats
+/// (the reduced dims are the trailing ones): key folds, split over the
+/// threads by output, or by chunks of one output's terms.
+void minMaxContiguous(bool isMax, const Layout &L, const float *x, float *y) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const bool has512 = __builtin_cpu_supports("avx512f");
+  int32_t (*fold)(const float *, int64_t) =
+      has512 ? (isMax ? keyFoldMax512 : keyFoldMin512)
+             : (isMax ? keyFoldMaxBase : keyFoldMinBase);
+#else
+  int32_t (*fold)(const float *, int64_t) =
+      isMax ? keyFoldMaxBase : keyFoldMinBase;
+#endif
+  const int64_t n = L.n;
+  auto finish = [&](int32_t k) {
+    // The empty-fold value of the tree form is -inf (max) / +inf (min).
+    const int32_t init = isMax ? maxKey(negInf()) : minKey(posInf());
+    const int32_t r = isMax ? (k > init ? k : init) : (k < init ? k : init);
+    return canon(fromKey(r));
+  };
+  if (L.outputs == 1 && n >= (1 << 16) && plumb_rt_get_threads() > 1) {
+    const int64_t chunk = 1 << 14, chunks = (n + chunk - 1) / chunk;
+    std::vector<int32_t> part((size_t)chunks);
+    parallelRange(chunks, 4, [&](int64_t lo, int64_t hi) {
+      for (int64_t c = lo; c < hi; ++c)
+        part[(size_t)c] =
+            fold(x + c * chunk, std::min<int64_t>(chunk, n - c * chunk));
+    });
+    int32_t acc = part[0];
+    for (int32_t k : part)
+      acc = isMax ? std::max(acc, k) : std::min(acc, k);
+    y[0] = finish(acc);
+    return;
+  }
+  parallelRange(L.outputs, 1 + (1 << 16) / (n + 1), [&](int64_t lo,
+                                                         int64_t hi) {
+    for (int64_t o = lo; o < hi; ++o)
+      y[o] = finish(fold(x + L.keptOff(o), n));
+  });
+}
+
 /// Stride-halving combine of m vectors of width w (v[c*w + j]) with `comb`.
 template <typename Comb>
 inline void combineVec(float *v, int64_t m, int64_t w, Comb comb) {
@@ -348,12 +417,17 @@ int plumb_rt_reduce_f32(int32_t op, const float *x, const int64_t *shape,
     return PLUMB_RT_OK;
   }
   case PLUMB_RT_REDUCE_MAX:
-    reduceTree(L, x, y, 0, negInf(), [](float a, float t) { return maxF(a, t); },
-               add, fc);
-    return PLUMB_RT_OK;
   case PLUMB_RT_REDUCE_MIN:
-    reduceTree(L, x, y, 0, posInf(), [](float a, float t) { return minF(a, t); },
-               add, fc);
+    if (L.inner == 1 && L.nr == 1 && L.rstr[0] == 1) {
+      minMaxContiguous(op == PLUMB_RT_REDUCE_MAX, L, x, y);
+      return PLUMB_RT_OK;
+    }
+    if (op == PLUMB_RT_REDUCE_MAX)
+      reduceTree(L, x, y, 0, negInf(),
+                 [](float a, float t) { return maxF(a, t); }, add, fc);
+    else
+      reduceTree(L, x, y, 0, posInf(),
+                 [](float a, float t) { return minF(a, t); }, add, fc);
     return PLUMB_RT_OK;
   case PLUMB_RT_REDUCE_PROD:
     reduceTree(L, x, y, block, 1.0f, mul, mul, fc);

@@ -555,3 +555,35 @@ TEST(Cast, Semantics) {
   EXPECT_EQ(bits(nanOut), PLUMB_CANONICAL_NAN_BITS);
   EXPECT_EQ(plumb_rt_cast(f, 99, b, PLUMB_RT_BOOL, 1), PLUMB_RT_EINVAL);
 }
+
+// The vectorised float32 -> int32 cast gives castF32ToI32's value for every
+// bit pattern class: random bits (NaN payloads, infinities, subnormals,
+// huge values), the values either side of +-2^31, and signed zeros; 1-3
+// threads over a range longer than a thread's share.
+TEST(Cast, F32ToI32VectorMatchesScalar) {
+  std::mt19937 g(29);
+  std::vector<float> x(200003);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const uint32_t u = (uint32_t)g();
+    float f;
+    std::memcpy(&f, &u, 4);
+    x[i] = (i % 3 == 0) ? f : (float)((int64_t)(g() % 6000000000ULL) - 3000000000LL);
+  }
+  const float edges[] = {2147483648.0f, 2147483520.0f, -2147483648.0f,
+                         -2147483904.0f, -0.0f, 0.0f, 0.99999994f, -0.99999994f,
+                         kNaN, -kNaN, kInf, -kInf};
+  for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); ++i)
+    x[i * 7] = edges[i];
+  std::vector<int32_t> want(x.size());
+  for (size_t i = 0; i < x.size(); ++i)
+    want[i] = plumb::rt::ops::castF32ToI32(x[i]);
+  for (int t : {1, 2, 3}) {
+    plumb_rt_set_threads(t);
+    std::vector<int32_t> y(x.size(), 7);
+    ASSERT_EQ(plumb_rt_cast(x.data(), PLUMB_RT_F32, y.data(), PLUMB_RT_I32,
+                            (int64_t)x.size()),
+              0);
+    ASSERT_EQ(y, want) << t;
+  }
+  plumb_rt_set_threads(1);
+}

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "plumb/runtime/elementwise.h"
 #include "plumb/runtime/math.h"
 #include "plumb/runtime/reduce.h"
 #include "plumb/runtime/threads.h"
@@ -347,4 +348,51 @@ TEST(Reduce, ThreadCountInvarianceAllSchedules) {
     }
   }
   plumb_rt_set_threads(1);
+}
+
+// ReduceMax / ReduceMin over trailing dims fold order keys (vectorised, a
+// long row split over threads): the same bits as the sequential maxF /
+// minF fold, with planted signed zeros, infinities and NaNs, whole-tensor
+// and per-row, at 1-3 threads.
+TEST(Reduce, MinMaxKeyFoldMatchesSequentialFold) {
+  const int64_t rows = 3, cols = 70001;
+  auto x = randomFloats((size_t)(rows * cols), 91);
+  for (int variant = 0; variant < 4; ++variant) {
+    std::vector<float> v = x;
+    if (variant >= 1) // every value a zero of either sign
+      for (size_t i = 0; i < v.size(); ++i)
+        v[i] = (i % 3) ? 0.0f : -0.0f;
+    if (variant == 2)
+      v[123457] = -kInf, v[5] = kInf;
+    if (variant == 3)
+      v[140001] = std::numeric_limits<float>::quiet_NaN();
+    for (int op : {PLUMB_RT_REDUCE_MAX, PLUMB_RT_REDUCE_MIN}) {
+      const bool isMax = op == PLUMB_RT_REDUCE_MAX;
+      auto seq = [&](int64_t lo, int64_t hi) {
+        float a = isMax ? -kInf : kInf;
+        for (int64_t i = lo; i < hi; ++i)
+          a = isMax ? plumb::rt::ops::maxF(a, v[(size_t)i])
+                    : plumb::rt::ops::minF(a, v[(size_t)i]);
+        return plumb::rt::ops::canon(a);
+      };
+      const float whole = seq(0, rows * cols);
+      float rowWant[rows];
+      for (int64_t r = 0; r < rows; ++r)
+        rowWant[r] = seq(r * cols, (r + 1) * cols);
+      for (int t : {1, 2, 3}) {
+        plumb_rt_set_threads(t);
+        int64_t shape[] = {rows, cols}, all[] = {0, 1}, last[] = {1};
+        float y[rows];
+        ASSERT_EQ(plumb_rt_reduce_f32(op, v.data(), shape, 2, all, 2, y, 0),
+                  0);
+        EXPECT_EQ(bits(y[0]), bits(whole))
+            << "op " << op << " variant " << variant << " threads " << t;
+        ASSERT_EQ(plumb_rt_reduce_f32(op, v.data(), shape, 2, last, 1, y, 0),
+                  0);
+        for (int64_t r = 0; r < rows; ++r)
+          EXPECT_EQ(bits(y[r]), bits(rowWant[r])) << "row " << r;
+      }
+      plumb_rt_set_threads(1);
+    }
+  }
 }
