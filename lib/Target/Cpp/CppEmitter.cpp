@@ -184,9 +184,50 @@ bool CppWriter::emitFused(FusedOp op, int64_t node, std::string &out,
   if (auto mm = dyn_cast<MatMulOp>(chain.front()); mm && chain.size() >= 2 &&
                                                     emitMatMulBias(mm, chain[1], out))
     first = 2;
-  for (Operation *inner : llvm::drop_begin(chain, first))
-    if (!emitOp(inner, node, out, err))
+  // Runs of at least two elementwise ops with a per-element form become
+  // one loop over the result (one pass instead of one per op); the rest
+  // run op by op.
+  const std::string outPtr = ptr(op.getOutput());
+  const int64_t count =
+      cast<RankedTensorType>(op.getOutput().getType()).getNumElements();
+  for (size_t i = first; i < chain.size();) {
+    size_t n = flatChainLength(op, i);
+    if (n >= 2 && (i == 0 || ptr(chain[i - 1]->getResult(0)) == outPtr) &&
+        ptr(chain[i + n - 1]->getResult(0)) == outPtr) {
+      std::string name =
+          "plumb_chain_" + std::to_string(node) + "_" + std::to_string(i);
+      EpilogueCode code;
+      if (buildFlatChain(op, i, i + n, name, code)) {
+        auto known = shared.epilogues.find(name);
+        if (known != shared.epilogues.end() && known->second != code.function) {
+          name += variant;
+          buildFlatChain(op, i, i + n, name, code);
+          known = shared.epilogues.find(name);
+        }
+        if (known == shared.epilogues.end()) {
+          shared.epilogues[name] = code.function;
+          shared.functions += code.function + "\n";
+        }
+        std::string body = "const float sc_vals[] = {";
+        for (auto [k, v] : llvm::enumerate(code.scalars))
+          body += (k ? ", " : "") + std::string("*(const float *)") + ptr(v);
+        if (code.scalars.empty())
+          body += "0.0f";
+        body += "};\nconst float *const ep_args[] = {";
+        for (Value v : code.externals)
+          body += "(const float *)" + ptr(v) + ", ";
+        body += "sc_vals};\n";
+        body += "plumb_rt_elementwise_apply(" + name + ", (void *)ep_args, (float *)" +
+                outPtr + ", " + std::to_string(count) + ");\n";
+        out += "  {\n" + indent(body, 4) + "  }\n";
+        i += n;
+        continue;
+      }
+    }
+    if (!emitOp(chain[i], node, out, err))
       return false;
+    ++i;
+  }
   return true;
 }
 

@@ -51,14 +51,25 @@ bool accessOf(Value v, ArrayRef<int64_t> out, Access &a) {
 
 class Builder {
 public:
-  Builder(ArrayRef<int64_t> out, EpilogueCode &code)
-      : out(out), code(code) {}
+  Builder(ArrayRef<int64_t> out, EpilogueCode &code, bool flat = false)
+      : out(out), code(code), flat(flat) {}
 
-  /// The expression reading external `v` for the current element.
+  /// The expression reading external `v` for the current element. In flat
+  /// mode (a chain over a flat index range) there is no channel access, and
+  /// scalars are read from the caller's copies (code.scalars, `sc`).
   bool operand(Value v, std::string &expr) {
     Access a;
     if (!accessOf(v, out, a))
       return false;
+    if (flat && a == Access::Channel)
+      return false;
+    if (flat && a == Access::Scalar) {
+      std::string k = std::to_string(code.scalars.size());
+      code.scalars.push_back(v);
+      pre += "  const float s" + k + " = sc[" + k + "];\n";
+      expr = "s" + k;
+      return true;
+    }
     std::string k = std::to_string(code.externals.size());
     code.externals.push_back(v);
     std::string name = "e" + k;
@@ -169,10 +180,109 @@ public:
 
   ArrayRef<int64_t> out;
   EpilogueCode &code;
+  bool flat = false;
   std::string pre, body;
 };
 
+/// Whether chain[k] can join a per-element loop: an f32 result of the
+/// output's shape, every operand of the output's shape or a scalar, none of
+/// them an earlier chain value other than the chained one (those share the
+/// result's buffer).
+bool flatCandidate(ArrayRef<Operation *> chain, size_t k,
+                   ArrayRef<int64_t> shape) {
+  Operation *op = chain[k];
+  if (op->getNumResults() != 1)
+    return false;
+  auto rt = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!rt || !rt.getElementType().isF32() || rt.getShape() != shape)
+    return false;
+  for (Value o : op->getOperands()) {
+    Operation *d = o.getDefiningOp();
+    for (size_t j = 0; j < k; ++j)
+      if (d == chain[j] && !(j + 1 == k))
+        return false;
+    auto ot = dyn_cast<RankedTensorType>(o.getType());
+    if (!ot || !ot.getElementType().isF32())
+      return false;
+  }
+  return true;
+}
+
+/// Tries chain[first..last) in a fresh builder.
+bool buildFlat(ArrayRef<Operation *> chain, size_t first, size_t last,
+               ArrayRef<int64_t> shape, EpilogueCode &code, Builder &b,
+               std::string &init) {
+  for (size_t k = first; k < last; ++k)
+    if (!flatCandidate(chain, k, shape))
+      return false;
+  Value chained;
+  if (first == 0) {
+    // The head reads its first operand as the chained value.
+    Operation *head = chain[0];
+    if (head->getNumOperands() == 0)
+      return false;
+    chained = head->getOperand(0);
+    if (!b.operand(chained, init))
+      return false;
+  } else {
+    chained = chain[first - 1]->getResult(0);
+    init = "y[i]";
+  }
+  for (size_t k = first; k < last; ++k) {
+    if (!b.step(chain[k], chained))
+      return false;
+    chained = chain[k]->getResult(0);
+  }
+  return true;
+}
+
 } // namespace
+
+size_t flatChainLength(FusedOp f, size_t first) {
+  SmallVector<Operation *> chain = f.getChain();
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(f.getOutput().getType()).getShape();
+  size_t best = 0;
+  for (size_t last = first + 1; last <= chain.size(); ++last) {
+    EpilogueCode code;
+    Builder b(shape, code, true);
+    std::string init;
+    if (!buildFlat(chain, first, last, shape, code, b, init))
+      break;
+    best = last - first;
+  }
+  return best;
+}
+
+bool buildFlatChain(FusedOp f, size_t first, size_t last,
+                    const std::string &name, EpilogueCode &out) {
+  SmallVector<Operation *> chain = f.getChain();
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(f.getOutput().getType()).getShape();
+  out = EpilogueCode();
+  Builder b(shape, out, true);
+  std::string init;
+  if (!buildFlat(chain, first, last, shape, out, b, init))
+    return false;
+  std::string s;
+  s += "// Nodes " + std::to_string(first) + ".." + std::to_string(last - 1) +
+       " of a fused elementwise chain, per element.\n";
+  s += "PLUMB_ELEMENTWISE void " + name +
+       "(void *ctx, float *y, int64_t n, int64_t co, int64_t begin,\n"
+       "    int64_t count) {\n";
+  s += "  using namespace plumb::rt::ops;\n";
+  s += "  const float *const *e = (const float *const *)ctx;\n";
+  s += "  const int64_t base = begin;\n";
+  s += "  (void)e;\n  (void)base;\n  (void)n;\n  (void)co;\n";
+  s += "  const float *const sc = e[" + std::to_string(out.externals.size()) +
+       "];\n  (void)sc;\n";
+  s += b.pre;
+  s += "  for (int64_t i = 0; i < count; ++i) {\n    float v = " + init + ";\n";
+  s += b.body;
+  s += "    y[i] = v;\n  }\n}\n";
+  out.function = s;
+  return true;
+}
 
 bool buildConvEpilogue(FusedOp f, const std::string &name, bool inPlace,
                        EpilogueCode &out, std::string &why) {

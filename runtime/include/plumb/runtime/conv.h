@@ -104,6 +104,12 @@ typedef struct plumb_rt_epilogue {
   void *ctx;
 } plumb_rt_epilogue;
 
+/// Runs `fn` over y[0, count) in disjoint ranges split over the threads:
+/// fn(ctx, y + begin, 0, 0, begin, n) (a fused elementwise chain's
+/// per-element loop; the split changes no element's operations).
+void plumb_rt_elementwise_apply(plumb_rt_epilogue_fn fn, void *ctx, float *y,
+                                int64_t count);
+
 /// plumb_rt_conv2d / plumb_rt_conv1d with an epilogue (`ep` may be NULL, as
 /// may ep->fn: no epilogue). The epilogue runs on finished ranges (a GEMM
 /// M block's rows over up to 8 column slivers, a depthwise task's block of
