@@ -38,6 +38,11 @@
 //   NaN results are canonicalised.
 // Not supported: antialias, tf_crop_and_resize (PLUMB_RT_EINVAL via the mode
 // / coordinate codes).
+// GridSample (plumb_rt_grid_sample_f32, the GridSample* functions below):
+//   onnxruntime's float32 sequence, written out in docs/determinism.md
+//   "GridSample": unnormalize, per-tap padding (zeros / border /
+//   reflection), linear / nearest (round half to even) / cubic (A = -0.75)
+//   weights and tap order; each output element computed alone.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PLUMB_RUNTIME_RESIZE_H
