@@ -905,6 +905,190 @@ FailureOr<const onnx::GraphProto *> graphAttr(Importer &im, NodeCtx &n,
   return &a->g();
 }
 
+/// GridSample (16; 20 renames the modes and adds 5-D; 22 adds bfloat16):
+/// one plumb.grid_sample. Opset 16 names the modes bilinear / nearest /
+/// bicubic, 20 on linear / nearest / cubic; cubic is 4-D only (as in
+/// onnxruntime). Padding applies to each tap (docs/determinism.md).
+LogicalResult gridSample(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 2)) || failed(floats(im, n, {0, 1})) ||
+      failed(onlyOutputs(im, n, 1)))
+    return failure();
+  const bool newNames = n.opset >= 20;
+  auto mode =
+      im.attrString(n, "mode", std::string(newNames ? "linear" : "bilinear"));
+  auto pad = im.attrString(n, "padding_mode", std::string("zeros"));
+  auto ac = im.attrInt(n, "align_corners", 0);
+  if (failed(mode) || failed(pad) || failed(ac))
+    return failure();
+  std::string m;
+  if (*mode == (newNames ? "linear" : "bilinear"))
+    m = "linear";
+  else if (*mode == "nearest")
+    m = "nearest";
+  else if (*mode == (newNames ? "cubic" : "bicubic"))
+    m = "cubic";
+  else
+    return im.error(n) << "GridSample mode '" << *mode
+                       << "' is not valid at opset " << n.opset
+                       << (newNames ? " (linear, nearest, cubic)"
+                                    : " (bilinear, nearest, bicubic)");
+  if (*pad != "zeros" && *pad != "border" && *pad != "reflection")
+    return im.error(n) << "GridSample padding_mode '" << *pad
+                       << "' is not valid (zeros, border, reflection)";
+  if (*ac != 0 && *ac != 1)
+    return im.error(n) << "align_corners must be 0 or 1, got " << *ac;
+  auto x = Importer::shapeOf(n.in(0)), g = Importer::shapeOf(n.in(1));
+  const int64_t r = x.size();
+  if (r != 4 && r != 5)
+    return im.error(n) << "GridSample supports 4-D and 5-D inputs (N, C, [D,] "
+                          "H, W), got "
+                       << shapes::str(x);
+  if (r == 5 && !newNames)
+    return im.error(n) << "a 5-D GridSample input needs opset 20, the model "
+                          "has "
+                       << n.opset;
+  if (r == 5 && m == "cubic")
+    return im.error(n) << "GridSample mode '" << *mode
+                       << "' supports 4-D inputs only, got "
+                       << shapes::str(x);
+  if ((int64_t)g.size() != r)
+    return im.error(n) << "grid must have rank " << r
+                       << " (N, [D_out,] H_out, W_out, " << r - 2
+                       << "), got " << shapes::str(g);
+  if (g[r - 1] != r - 2)
+    return im.error(n) << "grid's last dimension must be " << r - 2
+                       << " (one coordinate per spatial dimension), got "
+                       << shapes::str(g);
+  if (g[0] != x[0])
+    return im.error(n) << "grid batch " << g[0]
+                       << " does not match the input batch " << x[0];
+  Shape out = {x[0], x[1]};
+  for (int64_t d = 1; d + 1 < r; ++d)
+    out.push_back(g[d]);
+  if (failed(shapes::numElements(out, im.emitter(n))))
+    return failure();
+  auto t = Importer::tensorType(out, im.b.getF32Type());
+  return setOut(n, im.make<GridSampleOp>(n, t, n.in(0), n.in(1),
+                                         im.b.getStringAttr(m),
+                                         im.b.getStringAttr(*pad),
+                                         im.b.getBoolAttr(*ac != 0)));
+}
+
+/// onnxruntime's base coordinates of AffineGrid on a dim of size len:
+/// Eigen's LinSpaced(len, -1, 1) (-1 + i * (2 / (len - 1)), the last one 1;
+/// 1 alone when len == 1), then (v * (len - 1)) / len unless align_corners.
+SmallVector<float> affineBase(int64_t len, bool align) {
+  SmallVector<float> v((size_t)len);
+  const float step = len > 1 ? 2.0f / (float)(len - 1) : 0.0f;
+  for (int64_t i = 0; i < len; ++i) {
+    float b = i == len - 1 ? 1.0f : -1.0f + (float)i * step;
+    if (!align)
+      b = (b * (float)(len - 1)) / (float)len;
+    v[(size_t)i] = b;
+  }
+  return v;
+}
+
+/// AffineGrid (20), decomposed: with theta (N, k, k+1) and base coordinates
+/// bx, by[, bz] (affineBase, constants), grid[n, ..., j] is
+/// 2-D ((theta[n,j,0] * bx) + (theta[n,j,1] * by)) + theta[n,j,2] and 3-D
+/// ((theta[n,j,0] * bx) + ((theta[n,j,1] * by) + (theta[n,j,2] * bz))) +
+/// theta[n,j,3], onnxruntime's order (its Eigen products), as broadcast
+/// plumb.mul / plumb.add of theta's columns. `size` must be a constant.
+LogicalResult affineGrid(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 2)) || failed(floats(im, n, {0})) ||
+      failed(onlyOutputs(im, n, 1)))
+    return failure();
+  auto ac = im.attrInt(n, "align_corners", 0);
+  if (failed(ac))
+    return failure();
+  if (*ac != 0 && *ac != 1)
+    return im.error(n) << "align_corners must be 0 or 1, got " << *ac;
+  auto size = im.constInts(n, 1, "size");
+  if (failed(size))
+    return failure();
+  const int64_t r = size->size();
+  if (r != 4 && r != 5)
+    return im.error(n) << "size must hold 4 or 5 values (N, C, [D,] H, W), "
+                          "got "
+                       << r;
+  for (int64_t v : *size)
+    if (v < 1)
+      return im.error(n) << "size values must be positive, got "
+                         << shapes::str(*size);
+  const int64_t k = r - 2, N = (*size)[0];
+  auto th = Importer::shapeOf(n.in(0));
+  if (th != ArrayRef<int64_t>{N, k, k + 1})
+    return im.error(n) << "theta must have shape " << shapes::str({N, k, k + 1})
+                       << " for size " << shapes::str(*size) << ", got "
+                       << shapes::str(th);
+  Type f32 = im.b.getF32Type();
+  // Column q of theta as (N, 1, ..., 1, k).
+  Shape colShape(r, 1);
+  colShape[0] = N;
+  colShape[r - 1] = k;
+  auto column = [&](int64_t q) -> FailureOr<Value> {
+    auto sl = im.make<SliceOp>(n, Importer::tensorType({N, k, 1}, f32),
+                               n.in(0), im.b.getDenseI64ArrayAttr({0, 0, q}),
+                               im.b.getDenseI64ArrayAttr({1, 1, 1}));
+    if (failed(sl))
+      return failure();
+    return im.make<ReshapeOp>(n, Importer::tensorType(colShape, f32), *sl);
+  };
+  // Spatial dim d (0 = x / W, 1 = y / H, 2 = z / D) of the output (N,
+  // [D,] H, W, k) is output axis r - 2 - d.
+  auto base = [&](int64_t d) {
+    const int64_t len = (*size)[r - 1 - d];
+    Shape bs(r, 1);
+    bs[r - 2 - d] = len;
+    auto v = affineBase(len, *ac != 0);
+    return im.constantOf(DenseElementsAttr::get(
+        Importer::tensorType(bs, f32), ArrayRef<float>(v)));
+  };
+  auto product = [&](int64_t q) -> FailureOr<Value> {
+    auto c = column(q);
+    if (failed(c))
+      return failure();
+    Value b = base(q);
+    Shape ps = shapes::Shape(Importer::shapeOf(*c).begin(),
+                             Importer::shapeOf(*c).end());
+    ps[r - 2 - q] = Importer::shapeOf(b)[r - 2 - q];
+    return im.make<MulOp>(n, Importer::tensorType(ps, f32), *c, b);
+  };
+  Shape outShape(size->begin() + 2, size->end());
+  outShape.insert(outShape.begin(), N);
+  outShape.push_back(k);
+  // Spatial part of each partial sum's shape: the union of its terms'.
+  auto add = [&](Value a, Value b) -> FailureOr<Value> {
+    auto sa = Importer::shapeOf(a), sb = Importer::shapeOf(b);
+    Shape s(sa.begin(), sa.end());
+    for (int64_t i = 0; i < r; ++i)
+      s[i] = std::max(sa[i], sb[i]);
+    return im.make<AddOp>(n, Importer::tensorType(s, f32), a, b);
+  };
+  auto p0 = product(0), p1 = product(1);
+  if (failed(p0) || failed(p1))
+    return failure();
+  FailureOr<Value> sum;
+  if (k == 2) {
+    sum = add(*p0, *p1);
+  } else {
+    auto p2 = product(2);
+    if (failed(p2))
+      return failure();
+    auto inner = add(*p1, *p2);
+    if (failed(inner))
+      return failure();
+    sum = add(*p0, *inner);
+  }
+  if (failed(sum))
+    return failure();
+  auto t = column(k);
+  if (failed(t))
+    return failure();
+  return setOut(n, add(*sum, *t));
+}
+
 } // namespace
 
 /// If with a condition known at import is replaced by its taken branch;
@@ -1096,6 +1280,8 @@ void registerNNHandlers(OpTable &t) {
   t.add("If", ifOpImpl, kAll);
   t.add("Loop", loopOp, kAll);
   t.add("Scan", scanOp, kRefused, 8);
+  t.add("GridSample", gridSample, kF32, 16);
+  t.add("AffineGrid", affineGrid, kF32, 20);
 
 }
 

@@ -242,6 +242,18 @@ struct ResizeCubicF {
   }
 };
 
+/// GridSample: one output element from resize.h's gridSampleAt (the CPU
+/// kernel's function).
+struct GridSampleF {
+  ops::GridSampleGeom g;
+  int32_t align;
+  const float *x, *grid;
+  float *y;
+  PLUMB_INLINE void operator()(int64_t idx) const {
+    y[idx] = ops::gridSampleAt(g, align, x, grid, idx);
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Launchers.
 //===----------------------------------------------------------------------===//
@@ -698,6 +710,30 @@ int launchResizeCubic(const float *x, const int64_t *in_shape, int32_t rank,
   if (rc != PLUMB_RT_OK || total == 0)
     return rc;
   f.x = x;
+  f.y = y;
+  return Exec::run(total, f, s);
+}
+
+template <class Exec>
+int launchGridSample(const float *x, const int64_t *x_shape, int32_t rank,
+                     const float *grid, const int64_t *out_shape, int32_t mode,
+                     int32_t pad, int32_t align, float *y, cudaStream_t s) {
+  if (rank != 4 && rank != 5)
+    return PLUMB_RT_EINVAL;
+  for (int32_t d = 0; d < rank; ++d)
+    if (x_shape[d] < 0 || out_shape[d] < 0)
+      return PLUMB_RT_EINVAL;
+  GridSampleF f;
+  if (!ops::gridSampleGeom(f.g, x_shape, rank, out_shape, mode, pad, align))
+    return PLUMB_RT_EINVAL;
+  int64_t total = 1;
+  for (int32_t d = 0; d < rank; ++d)
+    total *= out_shape[d];
+  if (total == 0)
+    return PLUMB_RT_OK;
+  f.align = align != 0;
+  f.x = x;
+  f.grid = grid;
   f.y = y;
   return Exec::run(total, f, s);
 }

@@ -205,6 +205,11 @@ int plumb_cuda_resize_cubic_f32(const float *x, const int64_t *in_shape,
                                 const float *scales, int32_t coord_mode,
                                 float cubic_a, int32_t exclude_outside,
                                 float *y, cudaStream_t stream);
+int plumb_cuda_grid_sample_f32(const float *x, const int64_t *x_shape,
+                               int32_t rank, const float *grid,
+                               const int64_t *out_shape, int32_t mode,
+                               int32_t padding_mode, int32_t align_corners,
+                               float *y, cudaStream_t stream);
 
 //===--- Data movement (movement.h) ----------------------------------------===//
 

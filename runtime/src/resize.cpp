@@ -1,6 +1,7 @@
 //===- runtime/src/resize.cpp - Resize kernel ----------------*- C++ -*-===//
 //
-// Part of Plumb. Nearest and n-linear Resize; semantics in resize.h. Per-dim
+// Part of Plumb. Nearest, n-linear and cubic Resize and GridSample;
+// semantics in resize.h and docs/determinism.md. Per-dim
 // tables (source indices and weights for every output index) are computed
 // once; threads split the output rows.
 //
@@ -289,6 +290,39 @@ extern "C" int plumb_rt_resize_cubic_f32(const float *x,
         out[jo] = canon(resizeCubicValue(x, rank, st, ti, tw, tn));
       }
     }
+  });
+  return PLUMB_RT_OK;
+}
+
+extern "C" int plumb_rt_grid_sample_f32(const float *x, const int64_t *x_shape,
+                                        int32_t rank, const float *grid,
+                                        const int64_t *out_shape, int32_t mode,
+                                        int32_t padding_mode,
+                                        int32_t align_corners, float *y) {
+  if (rank != 4 && rank != 5)
+    return PLUMB_RT_EINVAL;
+  if (!validShape(x_shape, rank) || !validShape(out_shape, rank))
+    return PLUMB_RT_EINVAL;
+  GridSampleGeom g;
+  if (!gridSampleGeom(g, x_shape, rank, out_shape, mode, padding_mode,
+                      align_corners))
+    return PLUMB_RT_EINVAL;
+  const int64_t total = prodDims(out_shape, 0, rank);
+  if (total == 0)
+    return PLUMB_RT_OK;
+  if (!x || !grid || !y)
+    return PLUMB_RT_EINVAL;
+  const int32_t align = align_corners != 0;
+  // Threads split the output rows (N * C * [Do *] Ho rows of Wo elements);
+  // every element is computed alone, so the split changes no bit.
+  const int64_t inner = out_shape[rank - 1];
+  const int64_t rows = total / inner;
+  parallelRange(rows, 1 + 1024 / inner, [&](int64_t lo, int64_t hi) {
+    for (int64_t r = lo; r < hi; ++r)
+      for (int64_t j = 0; j < inner; ++j) {
+        const int64_t idx = r * inner + j;
+        y[idx] = gridSampleAt(g, align, x, grid, idx);
+      }
   });
   return PLUMB_RT_OK;
 }

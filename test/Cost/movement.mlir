@@ -55,3 +55,22 @@ func.func @main(%x: tensor<1x3x4x4xf32>) -> (tensor<1x3x8x8xf32>, tensor<1x3x8x8
   %c = plumb.resize %x {mode = "cubic", coordinate_transformation_mode = "half_pixel", nearest_mode = "floor", cubic_coeff_a = -0.75 : f32, exclude_outside = false, scales = array<f32: 1.0, 1.0, 2.0, 2.0>} : tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
   return %n, %l, %c : tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>
 }
+
+// -----
+
+// grid_sample, 18 result elements over k = 2 spatial dims (read: the input's
+// 192 bytes and the grid's 48): nearest 4k = 8 operations and 1 tap each;
+// linear 4k + 3k + 3 * (2^2 - 1) = 23 operations and 4 taps; cubic
+// 4k + 28k + 5 * 7 = 99 operations and 16 taps.
+// nearest: 112564 + 148*144 + 264*18 + 240 + 143*72 = 149164.
+// linear: 112564 + 148*414 + 264*72 + 240 + 143*72 = 203380.
+// cubic: 112564 + 148*1782 + 264*288 + 240 + 143*72 = 462868.
+// CHECK: node 0 plumb.grid_sample macs=0 elementwise=144 transcendental=0 compare=0 indexed=18 read=240 written=72 gas=149164
+// CHECK: node 1 plumb.grid_sample macs=0 elementwise=414 transcendental=0 compare=0 indexed=72 read=240 written=72 gas=203380
+// CHECK: node 2 plumb.grid_sample macs=0 elementwise=1782 transcendental=0 compare=0 indexed=288 read=240 written=72 gas=462868
+func.func @main(%x: tensor<1x3x4x4xf32>, %g: tensor<1x2x3x2xf32>) -> (tensor<1x3x2x3xf32>, tensor<1x3x2x3xf32>, tensor<1x3x2x3xf32>) {
+  %n = plumb.grid_sample %x, %g {align_corners = false, mode = "nearest", padding_mode = "zeros"} : (tensor<1x3x4x4xf32>, tensor<1x2x3x2xf32>) -> tensor<1x3x2x3xf32>
+  %l = plumb.grid_sample %x, %g {align_corners = true, mode = "linear", padding_mode = "border"} : (tensor<1x3x4x4xf32>, tensor<1x2x3x2xf32>) -> tensor<1x3x2x3xf32>
+  %c = plumb.grid_sample %x, %g {align_corners = false, mode = "cubic", padding_mode = "reflection"} : (tensor<1x3x4x4xf32>, tensor<1x2x3x2xf32>) -> tensor<1x3x2x3xf32>
+  return %n, %l, %c : tensor<1x3x2x3xf32>, tensor<1x3x2x3xf32>, tensor<1x3x2x3xf32>
+}

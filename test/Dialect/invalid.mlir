@@ -1305,3 +1305,75 @@ func.func @top_k_shape(%x: tensor<3x5xf32>) {
   %v, %i = plumb.top_k %x {axis = 1 : i64, k = 2 : i64, largest = false} : tensor<3x5xf32> -> tensor<3x3xf32>, tensor<3x2xi64>
   return
 }
+
+// -----
+
+func.func @grid_sample_rank(%x: tensor<2x4x5xf32>, %g: tensor<2x3x2xf32>) {
+  // expected-error @+1 {{input must have rank 4 or 5 (N, C, [D,] H, W), got 2x4x5}}
+  %0 = plumb.grid_sample %x, %g {align_corners = false, mode = "linear", padding_mode = "zeros"} : (tensor<2x4x5xf32>, tensor<2x3x2xf32>) -> tensor<2x4x3xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sample_grid_rank(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x2xf32>) {
+  // expected-error @+1 {{grid must have rank 4 like the input, got 1x3x2}}
+  %0 = plumb.grid_sample %x, %g {align_corners = false, mode = "linear", padding_mode = "zeros"} : (tensor<1x2x4x5xf32>, tensor<1x3x2xf32>) -> tensor<1x2x3x2xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sample_last_dim(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x6x3xf32>) {
+  // expected-error @+1 {{grid's last dimension must be 2 (one coordinate per spatial dimension), got 3}}
+  %0 = plumb.grid_sample %x, %g {align_corners = false, mode = "linear", padding_mode = "zeros"} : (tensor<1x2x4x5xf32>, tensor<1x3x6x3xf32>) -> tensor<1x2x3x6xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sample_batch(%x: tensor<1x2x4x5xf32>, %g: tensor<2x3x6x2xf32>) {
+  // expected-error @+1 {{grid batch 2 does not match the input batch 1}}
+  %0 = plumb.grid_sample %x, %g {align_corners = false, mode = "linear", padding_mode = "zeros"} : (tensor<1x2x4x5xf32>, tensor<2x3x6x2xf32>) -> tensor<1x2x3x6xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sample_result(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x6x2xf32>) {
+  // expected-error @+1 {{result must have shape 1x2x3x6 (N, C, grid's spatial sizes), got 1x2x6x3}}
+  %0 = plumb.grid_sample %x, %g {align_corners = false, mode = "linear", padding_mode = "zeros"} : (tensor<1x2x4x5xf32>, tensor<1x3x6x2xf32>) -> tensor<1x2x6x3xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sample_mode(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x6x2xf32>) {
+  // expected-error @+1 {{mode must be linear, nearest or cubic, got "bilinear"}}
+  %0 = plumb.grid_sample %x, %g {align_corners = false, mode = "bilinear", padding_mode = "zeros"} : (tensor<1x2x4x5xf32>, tensor<1x3x6x2xf32>) -> tensor<1x2x3x6xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sample_cubic_5d(%x: tensor<1x2x3x4x5xf32>, %g: tensor<1x2x3x4x3xf32>) {
+  // expected-error @+1 {{cubic grid_sample needs a 4-D input}}
+  %0 = plumb.grid_sample %x, %g {align_corners = false, mode = "cubic", padding_mode = "zeros"} : (tensor<1x2x3x4x5xf32>, tensor<1x2x3x4x3xf32>) -> tensor<1x2x2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sample_padding(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x6x2xf32>) {
+  // expected-error @+1 {{padding_mode must be zeros, border or reflection, got "wrap"}}
+  %0 = plumb.grid_sample %x, %g {align_corners = false, mode = "nearest", padding_mode = "wrap"} : (tensor<1x2x4x5xf32>, tensor<1x3x6x2xf32>) -> tensor<1x2x3x6xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sample_empty_input(%x: tensor<1x2x0x5xf32>, %g: tensor<1x3x6x2xf32>) {
+  // expected-error @+1 {{input spatial dimensions must be non-zero, got 1x2x0x5}}
+  %0 = plumb.grid_sample %x, %g {align_corners = false, mode = "nearest", padding_mode = "border"} : (tensor<1x2x0x5xf32>, tensor<1x3x6x2xf32>) -> tensor<1x2x3x6xf32>
+  return
+}

@@ -308,3 +308,12 @@ func.func @scatter_nd(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x3xf
   %1 = plumb.scatter_nd %e, %j, %v {reduction = "add"} : (tensor<4x3xi32>, tensor<2x2xi32>, tensor<2xi32>) -> tensor<4x3xi32>
   return %0, %1 : tensor<4x3xf32>, tensor<4x3xi32>
 }
+
+// CHECK-LABEL: func.func @grid_sample
+func.func @grid_sample(%x: tensor<1x3x4x4xf32>, %g: tensor<1x2x3x2xf32>, %v: tensor<1x2x3x4x5xf32>, %h: tensor<1x2x2x2x3xf32>) -> (tensor<1x3x2x3xf32>, tensor<1x2x2x2x2xf32>) {
+  // CHECK: plumb.grid_sample %{{.+}}, %{{.+}} {align_corners = true, mode = "cubic", padding_mode = "reflection"} : (tensor<1x3x4x4xf32>, tensor<1x2x3x2xf32>) -> tensor<1x3x2x3xf32>
+  %0 = plumb.grid_sample %x, %g {align_corners = true, mode = "cubic", padding_mode = "reflection"} : (tensor<1x3x4x4xf32>, tensor<1x2x3x2xf32>) -> tensor<1x3x2x3xf32>
+  // CHECK: plumb.grid_sample %{{.+}}, %{{.+}} {align_corners = false, mode = "linear", padding_mode = "zeros"} : (tensor<1x2x3x4x5xf32>, tensor<1x2x2x2x3xf32>) -> tensor<1x2x2x2x2xf32>
+  %1 = plumb.grid_sample %v, %h {align_corners = false, mode = "linear", padding_mode = "zeros"} : (tensor<1x2x3x4x5xf32>, tensor<1x2x2x2x3xf32>) -> tensor<1x2x2x2x2xf32>
+  return %0, %1 : tensor<1x3x2x3xf32>, tensor<1x2x2x2x2xf32>
+}

@@ -115,3 +115,17 @@ func.func @scatter(%d: tensor<4x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x3xf32>
   %1 = plumb.scatter_nd %e, %j, %v {reduction = "max"} : (tensor<4x3xi64>, tensor<2x2xi32>, tensor<2xi64>) -> tensor<4x3xi64>
   return
 }
+
+// -----
+
+// grid_sample: the input's shape and rank, the grid, the result shape, the
+// mode and padding codes and align_corners.
+// CHECK-LABEL: op plumb.grid_sample
+// CHECK-NEXT: plumb_rt_grid_sample_f32(%in0:f32, [1, 3, 4, 4], 4, %in1:f32, [1, 3, 2, 3], PLUMB_RT_GRID_CUBIC, PLUMB_RT_GRID_REFLECTION, 1, %out0:f32)
+// CHECK-LABEL: op plumb.grid_sample
+// CHECK-NEXT: plumb_rt_grid_sample_f32(%in0:f32, [1, 2, 3, 4, 5], 5, %in1:f32, [1, 2, 2, 2, 2], PLUMB_RT_GRID_NEAREST, PLUMB_RT_GRID_BORDER, 0, %out0:f32)
+func.func @grid_sample(%x: tensor<1x3x4x4xf32>, %g: tensor<1x2x3x2xf32>, %v: tensor<1x2x3x4x5xf32>, %h: tensor<1x2x2x2x3xf32>) {
+  %0 = plumb.grid_sample %x, %g {align_corners = true, mode = "cubic", padding_mode = "reflection"} : (tensor<1x3x4x4xf32>, tensor<1x2x3x2xf32>) -> tensor<1x3x2x3xf32>
+  %1 = plumb.grid_sample %v, %h {align_corners = false, mode = "nearest", padding_mode = "border"} : (tensor<1x2x3x4x5xf32>, tensor<1x2x2x2x3xf32>) -> tensor<1x2x2x2x2xf32>
+  return
+}

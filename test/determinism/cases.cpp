@@ -986,6 +986,42 @@ std::vector<Case> buildCases() {
     c.name = std::string("unary/") + u.n;
     cs.push_back(c);
   }
+
+  // GridSample (plumb_rt_grid_sample_f32): grid values in [-2, 2) reach
+  // every padding rule; the edge cases' grids hold infinities, NaNs and huge
+  // values (saturated indices, reflection of far taps). Appended last.
+  struct Gs {
+    int64_t mode, pad, align;
+    std::vector<int64_t> in, out;
+    bool edge;
+    const char *n;
+  };
+  for (const Gs &g :
+       {Gs{0, 0, 0, {2, 3, 7, 9}, {2, 3, 5, 11}, false, "linear/zeros"},
+        Gs{1, 1, 1, {1, 2, 6, 5}, {1, 2, 8, 7}, false, "nearest/border/align"},
+        Gs{2, 2, 0, {1, 2, 7, 6}, {1, 2, 9, 8}, false, "cubic/reflection"},
+        Gs{2, 1, 1, {1, 2, 5, 8}, {1, 2, 6, 6}, false, "cubic/border/align"},
+        Gs{0, 2, 1, {1, 2, 4, 5, 6}, {1, 2, 3, 4, 5}, false,
+           "trilinear/reflection/align"},
+        Gs{1, 2, 0, {1, 2, 6, 7}, {1, 2, 16, 16}, true,
+           "nearest/reflection/edge"},
+        Gs{2, 0, 1, {1, 1, 5, 6}, {1, 1, 16, 16}, true, "cubic/zeros/edge"}}) {
+    Case c;
+    c.kind = Kind::GridSample;
+    c.family = "grid_sample";
+    c.p = {g.mode, g.pad, g.align};
+    c.ia = g.in;
+    c.ib = g.out;
+    c.in.push_back(genUniform(nextSeed(), (size_t)numel(g.in), 4.0f));
+    const size_t k = g.in.size() - 2;
+    size_t pts = (size_t)g.out[0];
+    for (size_t d = 2; d < g.out.size(); ++d)
+      pts *= (size_t)g.out[d];
+    c.in.push_back((g.edge ? genEdge : genUniform)(nextSeed(), pts * k, 2.0f));
+    c.shape = dimsv(g.in) + " -> " + dimsv(g.out);
+    c.name = std::string("grid_sample/") + g.n;
+    cs.push_back(c);
+  }
   return cs;
 }
 
@@ -1338,6 +1374,15 @@ Output runCpu(const Case &c) {
                                  (int32_t)c.p[2], v.data(), idx.data());
     o.addF32(v);
     o.addI64(idx);
+    break;
+  }
+  case Kind::GridSample: {
+    std::vector<float> y((size_t)numel(c.ib));
+    o.status = plumb_rt_grid_sample_f32(
+        c.in[0].data(), c.ia.data(), (int32_t)c.ia.size(), c.in[1].data(),
+        c.ib.data(), (int32_t)c.p[0], (int32_t)c.p[1], (int32_t)c.p[2],
+        y.data());
+    o.addF32(y);
     break;
   }
   }

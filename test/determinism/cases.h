@@ -60,6 +60,8 @@ enum class Kind {
   ScatterNd,    // p: reduction, ia: data shape, ib: indices shape;
                 // in: data, indices (exact integers as floats), updates
   TopK,         // p: axis k largest, ia: input shape; in: input
+  GridSample,   // p: mode padding align, ia: input shape, ib: output shape;
+                // in: input, grid
 };
 
 enum MathFn {

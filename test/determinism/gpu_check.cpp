@@ -377,6 +377,18 @@ Output runDevice(const Case &c, int reps, double *ms) {
     };
     break;
   }
+  case Kind::GridSample: {
+    const float *x = in(0), *grid = in(1);
+    float *y = (float *)addOut((size_t)numel(c.ib), 0);
+    std::vector<int64_t> is = c.ia, os = c.ib;
+    int32_t mode = (int32_t)c.p[0], pad = (int32_t)c.p[1],
+            align = (int32_t)c.p[2];
+    launch = [=] {
+      return plumb_cuda_grid_sample_f32(x, is.data(), (int32_t)is.size(), grid,
+                                        os.data(), mode, pad, align, y, s);
+    };
+    break;
+  }
   case Kind::GatherNd: {
     const float *data = in(0);
     std::vector<int64_t> idx(c.in[1].begin(), c.in[1].end());

@@ -498,3 +498,31 @@ FailureOr<OpCounts> ScatterNDOp::getCounts() {
     c.compare = u;
   return c.finish();
 }
+//===----------------------------------------------------------------------===//
+// Grid sampling
+//===----------------------------------------------------------------------===//
+
+/// grid_sample, per result element over k spatial dims: 4k operations to
+/// unnormalize the grid point; nearest reads one tap; linear reads 2^k taps
+/// and makes 3k weight operations and 2^k - 1 combinations of two products
+/// and one sum; cubic (k = 2) reads 16 taps, makes 28 weight operations per
+/// dim and 5 combinations of four products and three sums.
+FailureOr<OpCounts> GridSampleOp::getCounts() {
+  Counter c(getOperation());
+  CheckedCount out = elems(getOutput());
+  const uint64_t k = shapeOf(getInput()).size() - 2;
+  StringRef m = getMode();
+  if (m == "nearest") {
+    c.indexed = out;
+    c.elementwise = out * CheckedCount(4 * k);
+  } else if (m == "linear") {
+    const uint64_t taps = uint64_t(1) << k;
+    c.indexed = out * CheckedCount(taps);
+    c.elementwise = out * CheckedCount(4 * k + 3 * k + 3 * (taps - 1));
+  } else {
+    c.indexed = out * CheckedCount(16);
+    c.elementwise = out * CheckedCount(4 * k + 28 * k + 5 * 7);
+  }
+  return c.finish();
+}
+

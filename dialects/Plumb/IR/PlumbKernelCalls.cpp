@@ -935,4 +935,31 @@ LogicalResult ScatterNDOp::lowerToKernelCalls(KernelLowering &l,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Grid sampling
+//===----------------------------------------------------------------------===//
+
+LogicalResult GridSampleOp::lowerToKernelCalls(KernelLowering &l,
+                                               std::string &) {
+  KernelCall &c = l.call("grid_sample_f32", "grid_sample");
+  c.operand(0, ElemType::F32);
+  shapeAndRank(c, getInput()).operand(1, ElemType::F32);
+  c.ints(shapeOf(getOutput()));
+  StringRef m = getMode(), p = getPaddingMode();
+  if (m == "nearest")
+    c.code(PLUMB_CODE(PLUMB_RT_GRID_NEAREST));
+  else if (m == "cubic")
+    c.code(PLUMB_CODE(PLUMB_RT_GRID_CUBIC));
+  else
+    c.code(PLUMB_CODE(PLUMB_RT_GRID_LINEAR));
+  if (p == "border")
+    c.code(PLUMB_CODE(PLUMB_RT_GRID_BORDER));
+  else if (p == "reflection")
+    c.code(PLUMB_CODE(PLUMB_RT_GRID_REFLECTION));
+  else
+    c.code(PLUMB_CODE(PLUMB_RT_GRID_ZEROS));
+  c.i64(getAlignCorners() ? 1 : 0).result(0, ElemType::F32);
+  return success();
+}
+
 } // namespace plumb

@@ -700,3 +700,52 @@ LogicalResult ScatterNDOp::verify() {
                          << shapes::str(shapeOf(getUpdates()));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Grid sampling
+//===----------------------------------------------------------------------===//
+
+LogicalResult GridSampleOp::verify() {
+  auto in = shapeOf(getInput()), grid = shapeOf(getGrid()),
+       out = shapeOf(getOutput());
+  const int64_t r = in.size();
+  if (r != 4 && r != 5)
+    return emitOpError() << "input must have rank 4 or 5 (N, C, [D,] H, W), "
+                            "got "
+                         << shapes::str(in);
+  if ((int64_t)grid.size() != r)
+    return emitOpError() << "grid must have rank " << r << " like the input, "
+                         << "got " << shapes::str(grid);
+  if (grid[r - 1] != r - 2)
+    return emitOpError() << "grid's last dimension must be " << r - 2
+                         << " (one coordinate per spatial dimension), got "
+                         << grid[r - 1];
+  if (grid[0] != in[0])
+    return emitOpError() << "grid batch " << grid[0]
+                         << " does not match the input batch " << in[0];
+  SmallVector<int64_t> want = {in[0], in[1]};
+  for (int64_t d = 1; d + 1 < r; ++d)
+    want.push_back(grid[d]);
+  if (ArrayRef<int64_t>(want) != out)
+    return emitOpError() << "result must have shape " << shapes::str(want)
+                         << " (N, C, grid's spatial sizes), got "
+                         << shapes::str(out);
+  StringRef mode = getMode(), pad = getPaddingMode();
+  if (mode != "linear" && mode != "nearest" && mode != "cubic")
+    return emitOpError() << "mode must be linear, nearest or cubic, got \""
+                         << mode << "\"";
+  if (mode == "cubic" && r != 4)
+    return emitOpError() << "cubic grid_sample needs a 4-D input";
+  if (pad != "zeros" && pad != "border" && pad != "reflection")
+    return emitOpError() << "padding_mode must be zeros, border or "
+                            "reflection, got \""
+                         << pad << "\"";
+  bool empty = false;
+  for (int64_t v : out)
+    empty |= v == 0;
+  for (int64_t d = 2; d < r && !empty; ++d)
+    if (in[d] == 0)
+      return emitOpError() << "input spatial dimensions must be non-zero, got "
+                           << shapes::str(in);
+  return success();
+}

@@ -1254,4 +1254,33 @@ def Plumb_ScatterNDOp : Plumb_ComputeOp<"scatter_nd", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Grid sampling
+//===----------------------------------------------------------------------===//
+
+def Plumb_GridSampleOp : Plumb_ComputeOp<"grid_sample", [Pure]> {
+  let summary = "Samples an image at grid locations (ONNX GridSample)";
+  let description = [{
+    `input` is (N, C, H, W) or (N, C, D, H, W); `grid` is (N, Ho, Wo, 2) or
+    (N, Do, Ho, Wo, 3) of normalized coordinates (x, y[, z]) in [-1, 1];
+    the result is (N, C, [Do,] Ho, Wo). `mode` is "linear", "nearest" or
+    "cubic" (4-D only, A = -0.75); `padding_mode` "zeros", "border" or
+    "reflection", applied to each tap's index; `align_corners` as in ONNX.
+    The float32 operation sequence (onnxruntime's) is in
+    docs/determinism.md "GridSample".
+
+    ```mlir
+    %y = plumb.grid_sample %x, %g {mode = "linear", padding_mode = "zeros", align_corners = false} : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$input, Plumb_FloatTensor:$grid,
+                       StrAttr:$mode, StrAttr:$padding_mode,
+                       BoolAttr:$align_corners);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $grid attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // PLUMB_OPS_TD

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -318,4 +319,241 @@ TEST(Resize, BicubicDocumentedFormulaBitwiseAndThreads) {
                                       PLUMB_RT_COORD_TF_HALF_PIXEL_FOR_NN,
                                       -0.75f, 0, bad),
             PLUMB_RT_EINVAL);
+}
+
+namespace {
+uint32_t gsBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+// docs/determinism.md "GridSample", transcribed: one float32 operation at a
+// time, with std::floor / std::nearbyint (round half to even) / std::abs.
+struct GsRef {
+  int mode, pad, align, k;
+  int64_t in[3];
+  float lo(int d) const { return align ? 0.0f : -0.5f; }
+  float hi(int d) const {
+    return align ? (float)in[d] - 1.0f : (float)in[d] - 0.5f;
+  }
+  float unnorm(float g, int64_t L) const {
+    if (align)
+      return ((g + 1.0f) / 2.0f) * (float)(L - 1);
+    return ((g + 1.0f) * (float)L - 1.0f) / 2.0f;
+  }
+  int64_t tap(int d, int64_t i) const {
+    const int64_t L = in[d];
+    if (pad == PLUMB_RT_GRID_ZEROS)
+      return i >= 0 && i < L ? i : -1;
+    if (pad == PLUMB_RT_GRID_BORDER)
+      return std::min(std::max(i, (int64_t)0), L - 1);
+    float v = (float)i;
+    const float l = lo(d), h = hi(d), range = h - l;
+    if (v < l || v > h) {
+      const float dx = v < l ? l - v : v - h;
+      const float n = std::floor(dx / range);
+      const float r = dx - n * range;
+      const bool even = ((int64_t)n % 2) == 0;
+      v = v < l ? (even ? l + r : h - r) : (even ? h - r : l + r);
+    }
+    return std::min(std::max((int64_t)v, (int64_t)0), L - 1);
+  }
+  float pix(const float *x, const int64_t *t) const {
+    int64_t off = 0;
+    for (int d = 0; d < k; ++d) {
+      if (t[d] < 0)
+        return 0.0f;
+      off = off * in[d] + t[d];
+    }
+    return x[off];
+  }
+  static void cubicW(float t, float *w) {
+    const float A = -0.75f;
+    t = std::abs(t);
+    const float u1 = t + 1.0f, s = 1.0f - t, u2 = 2.0f - t;
+    w[0] = ((A * u1 - A * 5.0f) * u1 + A * 8.0f) * u1 - A * 4.0f;
+    w[1] = (((A + 2.0f) * t - (A + 3.0f)) * t) * t + 1.0f;
+    w[2] = (((A + 2.0f) * s - (A + 3.0f)) * s) * s + 1.0f;
+    w[3] = ((A * u2 - A * 5.0f) * u2 + A * 8.0f) * u2 - A * 4.0f;
+  }
+  // gp: x first; dims of c, t: (D,) H, W.
+  float value(const float *x, const float *gp) const {
+    float c[3];
+    for (int d = 0; d < k; ++d)
+      c[d] = unnorm(gp[k - 1 - d], in[d]);
+    int64_t t[3];
+    if (mode == PLUMB_RT_GRID_NEAREST) {
+      for (int d = 0; d < k; ++d)
+        t[d] = tap(d, (int64_t)std::nearbyint(c[d]));
+      return pix(x, t);
+    }
+    if (mode == PLUMB_RT_GRID_LINEAR) {
+      int64_t f[3];
+      float w1[3], w2[3];
+      for (int d = 0; d < k; ++d) {
+        const float fl = std::floor(c[d]);
+        f[d] = (int64_t)fl;
+        w1[d] = (fl + 1.0f) - c[d];
+        w2[d] = c[d] - fl;
+      }
+      const int yd = k - 2, xd = k - 1;
+      auto plane = [&]() {
+        float r[2];
+        for (int a = 0; a < 2; ++a) {
+          t[yd] = tap(yd, f[yd] + a);
+          t[xd] = tap(xd, f[xd]);
+          const float p0 = pix(x, t);
+          t[xd] = tap(xd, f[xd] + 1);
+          const float p1 = pix(x, t);
+          r[a] = w1[xd] * p0 + w2[xd] * p1;
+        }
+        return w1[yd] * r[0] + w2[yd] * r[1];
+      };
+      if (k == 2)
+        return plane();
+      t[0] = tap(0, f[0]);
+      const float v0 = plane();
+      t[0] = tap(0, f[0] + 1);
+      const float v1 = plane();
+      return w1[0] * v0 + w2[0] * v1;
+    }
+    float wy[4], wx[4];
+    const float fy = std::floor(c[0]), fx = std::floor(c[1]);
+    cubicW((c[0] - (fy - 1.0f)) - 1.0f, wy);
+    cubicW((c[1] - (fx - 1.0f)) - 1.0f, wx);
+    float v[4];
+    for (int h = 0; h < 4; ++h) {
+      t[0] = tap(0, (int64_t)fy - 1 + h);
+      float row[4];
+      for (int q = 0; q < 4; ++q) {
+        t[1] = tap(1, (int64_t)fx - 1 + q);
+        row[q] = pix(x, t);
+      }
+      v[h] = ((wx[0] * row[0] + wx[1] * row[1]) + wx[2] * row[2]) + wx[3] * row[3];
+    }
+    return ((wy[0] * v[0] + wy[1] * v[1]) + wy[2] * v[2]) + wy[3] * v[3];
+  }
+};
+
+std::vector<float> gridSample(const std::vector<float> &x,
+                              std::vector<int64_t> in, const std::vector<float> &g,
+                              std::vector<int64_t> out, int mode, int pad,
+                              int align) {
+  int64_t n = 1;
+  for (auto d : out)
+    n *= d;
+  std::vector<float> y((size_t)n);
+  EXPECT_EQ(plumb_rt_grid_sample_f32(x.data(), in.data(), (int)in.size(),
+                                     g.data(), out.data(), mode, pad, align,
+                                     y.data()),
+            0);
+  return y;
+}
+} // namespace
+
+// The kernel against the transcription above, bit for bit, for every mode,
+// padding and align_corners in 2-D (and linear / nearest in 3-D), with grid
+// points inside and outside [-1, 1] and on exact pixel centres and halves;
+// the same bits at 1, 2 and 3 threads (the outputs have enough rows to be
+// split).
+TEST(GridSample, DocumentedFormulaBitwiseAndThreads) {
+  std::mt19937 gen(23);
+  std::uniform_real_distribution<float> d(-1, 1), e(-1.7f, 1.7f);
+  for (int k : {2, 3}) {
+    const int64_t N = 2, C = 3;
+    std::vector<int64_t> in = k == 2 ? std::vector<int64_t>{N, C, 5, 7}
+                                     : std::vector<int64_t>{N, C, 3, 4, 5};
+    std::vector<int64_t> out = k == 2 ? std::vector<int64_t>{N, C, 40, 37}
+                                      : std::vector<int64_t>{N, C, 6, 8, 30};
+    int64_t nx = 1, pts = N;
+    for (auto v : in)
+      nx *= v;
+    for (size_t i = 2; i < out.size(); ++i)
+      pts *= out[i];
+    std::vector<float> x((size_t)nx), g((size_t)(pts * k));
+    for (auto &v : x)
+      v = d(gen);
+    for (auto &v : g)
+      v = e(gen);
+    // Exact points: the corners, the centre, a half-pixel tie.
+    const float exact[] = {-1.0f, 1.0f, 0.0f, 0.2f, -0.6f, 1.5f};
+    for (size_t i = 0; i < 6 * (size_t)k && i < g.size(); ++i)
+      g[i] = exact[(i / k) % 6];
+    for (int mode : {PLUMB_RT_GRID_LINEAR, PLUMB_RT_GRID_NEAREST,
+                     PLUMB_RT_GRID_CUBIC}) {
+      if (mode == PLUMB_RT_GRID_CUBIC && k == 3)
+        continue;
+      for (int pad : {PLUMB_RT_GRID_ZEROS, PLUMB_RT_GRID_BORDER,
+                      PLUMB_RT_GRID_REFLECTION})
+        for (int align : {0, 1}) {
+          plumb_rt_set_threads(1);
+          auto y = gridSample(x, in, g, out, mode, pad, align);
+          GsRef r{mode, pad, align, k, {in[2], in[3], k == 3 ? in[4] : 0}};
+          const int64_t spIn = nx / (N * C), spOut = pts / N;
+          for (int64_t nc = 0; nc < N * C; ++nc)
+            for (int64_t p = 0; p < spOut; ++p) {
+              const float want =
+                  r.value(x.data() + nc * spIn,
+                          g.data() + ((nc / C) * spOut + p) * k);
+              ASSERT_EQ(gsBits(y[(size_t)(nc * spOut + p)]), gsBits(want))
+                  << "k " << k << " mode " << mode << " pad " << pad
+                  << " align " << align << " at " << nc << "," << p;
+            }
+          for (int t : {2, 3}) {
+            plumb_rt_set_threads(t);
+            ASSERT_EQ(gridSample(x, in, g, out, mode, pad, align), y);
+          }
+        }
+    }
+  }
+  plumb_rt_set_threads(1);
+}
+
+// A 4x4 image of 1..16 at eight grid points (zeros, align_corners 0): the
+// bits onnxruntime 1.23 gives for each mode. Nearest rounds half to even:
+// grid 0 is source coordinate 1.5 -> 2 (value 11), -0.5 is 0.5 -> 0 (1).
+// A grid point with a NaN coordinate gives the canonical NaN; bad
+// arguments are refused.
+TEST(GridSample, OnnxruntimeValuesNaNAndErrors) {
+  std::vector<float> x = iota(16);
+  std::vector<float> g = {-1.0f, -1.0f, -0.5f, -0.5f, -0.2f, -0.2f, 0.0f, 0.0f,
+                          0.0f,  0.0f,  -0.2f, -0.2f, 0.5f,  0.5f,  1.0f, 1.0f};
+  const uint32_t want[3][8] = {
+      {0x3E800000, 0x40600000, 0x40D00000, 0x41080000, 0x41080000, 0x40D00000,
+       0x41580000, 0x40800000},
+      {0x3F800000, 0x3F800000, 0x40C00000, 0x41300000, 0x41300000, 0x40C00000,
+       0x41300000, 0x00000000},
+      {0x3C800000, 0x405AC000, 0x40D5C298, 0x41080000, 0x41080000, 0x40D5C298,
+       0x41875A00, 0x40878000}};
+  for (int mode : {0, 1, 2}) {
+    auto y = gridSample(x, {1, 1, 4, 4}, g, {1, 1, 2, 4}, mode,
+                        PLUMB_RT_GRID_ZEROS, 0);
+    for (int i = 0; i < 8; ++i)
+      EXPECT_EQ(gsBits(y[i]), want[mode][i]) << mode << " " << i;
+  }
+  std::vector<float> gn = {std::nanf(""), 0.0f};
+  for (int mode : {0, 1, 2}) {
+    auto z = gridSample(x, {1, 1, 4, 4}, gn, {1, 1, 1, 1}, mode,
+                        PLUMB_RT_GRID_BORDER, 0);
+    EXPECT_EQ(gsBits(z[0]), 0x7FC00000u) << mode;
+  }
+  float out[4];
+  int64_t s4[] = {1, 1, 4, 4}, o4[] = {1, 1, 1, 1}, o5[] = {1, 1, 1, 1, 1},
+          s5[] = {1, 1, 2, 2, 2}, bad[] = {2, 1, 1, 1};
+  EXPECT_EQ(plumb_rt_grid_sample_f32(x.data(), s4, 4, g.data(), bad, 0, 0, 0,
+                                     out),
+            PLUMB_RT_EINVAL); // batch differs
+  EXPECT_EQ(plumb_rt_grid_sample_f32(x.data(), s4, 4, g.data(), o4, 3, 0, 0,
+                                     out),
+            PLUMB_RT_EINVAL); // mode
+  EXPECT_EQ(plumb_rt_grid_sample_f32(x.data(), s4, 4, g.data(), o4, 0, 3, 0,
+                                     out),
+            PLUMB_RT_EINVAL); // padding
+  EXPECT_EQ(plumb_rt_grid_sample_f32(x.data(), s5, 5, g.data(), o5,
+                                     PLUMB_RT_GRID_CUBIC, 0, 0, out),
+            PLUMB_RT_EINVAL); // cubic is 4-D only
+  EXPECT_EQ(plumb_rt_grid_sample_f32(x.data(), s4, 3, g.data(), o4, 0, 0, 0,
+                                     out),
+            PLUMB_RT_EINVAL); // rank
 }
