@@ -684,6 +684,69 @@ LogicalResult resize(Importer &im, NodeCtx &n) {
                                      exAttr));
 }
 
+/// Upsample (opsets 7 to 9; deprecated by Resize in opset 10): plumb.resize
+/// with asymmetric coordinates and, for nearest, floor of the source
+/// coordinate (x_out / scale), which is what Resize 10 (and onnxruntime's
+/// Upsample) computes. Scales come from the attribute (opsets 7, 8) or input
+/// 1 (opset 9, known at import); output size floor(in * scale). Every scale
+/// must be >= 1, as ONNX defines the op and onnxruntime checks; modes are
+/// nearest and linear (linear keeps batch and channel, as Resize's).
+LogicalResult upsample(Importer &im, NodeCtx &n) {
+  if (n.opset >= 10)
+    return im.error(n) << "Upsample is deprecated since opset 10 (the model "
+                          "uses opset "
+                       << n.opset << "); use Resize";
+  if (failed(need(im, n, n.opset < 9 ? 1 : 2, n.opset < 9 ? 1 : 2)) ||
+      failed(floats(im, n, {0})))
+    return failure();
+  auto x = Importer::shapeOf(n.in(0));
+  int64_t rank = x.size();
+  auto mode = im.attrString(n, "mode", std::string("nearest"));
+  if (failed(mode))
+    return failure();
+  if (*mode != "nearest" && *mode != "linear")
+    return im.error(n) << "Upsample mode '" << *mode
+                       << "' is not valid (nearest, linear)";
+  SmallVector<float> scales;
+  if (n.opset < 9) {
+    auto s = im.attrFloats(n, "scales", std::nullopt);
+    if (failed(s))
+      return failure();
+    scales = *s;
+  } else {
+    auto lit = im.constant(n.in(1));
+    if (!lit || !lit->isFloat)
+      return im.error(n) << "input 'scales' must be a float tensor known at "
+                            "import time (it is computed from model inputs; "
+                            "bind them with --input-shape/--input-value)";
+    scales.assign(lit->f.begin(), lit->f.end());
+  }
+  if ((int64_t)scales.size() != rank)
+    return im.error(n) << "scales has " << scales.size()
+                       << " values for rank " << rank;
+  SmallVector<int64_t> out(x.begin(), x.end());
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!(scales[d] >= 1.0f) || !std::isfinite(scales[d]))
+      return im.error(n) << "Upsample scales must be finite and >= 1, got "
+                         << scales[d] << " for dimension " << d;
+    out[d] = (int64_t)std::floor((double)x[d] * (double)scales[d]);
+  }
+  if (*mode == "linear")
+    for (int64_t d = 0; d + 2 < rank && d < 2; ++d)
+      if (scales[d] != 1.0f)
+        return im.error(n) << "linear Upsample of batch or channel "
+                              "dimensions is not supported (dimension "
+                           << d << ", scale " << scales[d] << ")";
+  if (failed(shapes::numElements(out, im.emitter(n))))
+    return failure();
+  auto t = Importer::tensorType(out, im.b.getF32Type());
+  return setOut(n, im.make<ResizeOp>(n, t, n.in(0), im.b.getStringAttr(*mode),
+                                     im.b.getStringAttr("asymmetric"),
+                                     im.b.getStringAttr("floor"),
+                                     im.b.getDenseF32ArrayAttr(scales),
+                                     FloatAttr(), BoolAttr()));
+}
+
 /// Checks an RNN's attributes that Plumb fixes (default activations, layout
 /// 0, full sequence lengths) and returns the number of directions.
 FailureOr<Value> transposeOf(Importer &im, NodeCtx &n, Value v,
@@ -1096,6 +1159,7 @@ void registerNNHandlers(OpTable &t) {
   t.add("If", ifOpImpl, kAll);
   t.add("Loop", loopOp, kAll);
   t.add("Scan", scanOp, kRefused, 8);
+  t.add("Upsample", upsample, kF32, 7, 9);
 
 }
 
