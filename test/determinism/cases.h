@@ -60,6 +60,8 @@ enum class Kind {
   ScatterNd,    // p: reduction, ia: data shape, ib: indices shape;
                 // in: data, indices (exact integers as floats), updates
   TopK,         // p: axis k largest, ia: input shape; in: input
+  Rnn,          // p: seq batch input hidden dir act0 act1 hasInitialH
+                // f: clip alpha0 beta0 alpha1 beta1
 };
 
 enum MathFn {
