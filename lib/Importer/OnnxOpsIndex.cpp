@@ -779,6 +779,80 @@ LogicalResult cumSum(Importer &im, NodeCtx &n) {
   return setOut(n, y);
 }
 
+/// ReverseSequence (opset 10): along time_axis, the first sequence_lens[b]
+/// elements of batch entry b are reversed, the others kept. As plumb.gather_nd
+/// on the coordinates of the first two dimensions: for time index t and
+/// length l, source time l - 1 - t where t < l, else t (one where of two
+/// int64 differences; the batch coordinate is an expanded iota). A constant
+/// sequence_lens folds to constant coordinates and is range-checked here;
+/// a run-time length above the time length is gather_nd's range error.
+/// Only moves bits.
+LogicalResult reverseSequence(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 2)))
+    return failure();
+  Value x = n.in(0), lens = n.in(1);
+  auto ta = im.attrInt(n, "time_axis", 0);
+  auto ba = im.attrInt(n, "batch_axis", 1);
+  if (failed(ta) || failed(ba))
+    return failure();
+  if (!((*ta == 0 && *ba == 1) || (*ta == 1 && *ba == 0)))
+    return im.error(n) << "time_axis and batch_axis must be 0 and 1 (in "
+                          "either order), got "
+                       << *ta << " and " << *ba;
+  Shape d(Importer::shapeOf(x));
+  if (d.size() < 2)
+    return im.error(n) << "input must have rank >= 2, got " << shapes::str(d);
+  const int64_t T = d[*ta], B = d[*ba];
+  Type lt = Importer::eltOf(lens);
+  if (!lt.isInteger(64) || Importer::shapeOf(lens) != ArrayRef<int64_t>{B})
+    return im.error(n) << "sequence_lens must be an int64 tensor of shape ["
+                       << B << "] (the batch size)";
+  if (auto c = im.constant(lens))
+    for (int64_t v : c->i)
+      if (v < 0 || v > T)
+        return im.error(n) << "sequence_lens value " << v
+                           << " is outside [0, " << T << "]";
+  Type i64 = im.b.getI64Type(), i1 = im.b.getI1Type();
+  const bool timeFirst = *ta == 0;
+  Shape two{d[0], d[1]}, col{d[0], d[1], 1};
+  auto iota = [&](int64_t len, bool first) {
+    SmallVector<int64_t> v(len);
+    for (int64_t k = 0; k < len; ++k)
+      v[k] = k;
+    return im.constI64(first ? Shape{len, 1} : Shape{1, len}, v);
+  };
+  Value t = iota(T, timeFirst), b = iota(B, !timeFirst);
+  auto l = reshapeOrSame(im, n, lens, timeFirst ? Shape{1, B} : Shape{B, 1});
+  if (failed(l))
+    return failure();
+  auto lm1 = binary<SubOp>(im, n, *l, scalar(im, i64, 1));
+  if (failed(lm1))
+    return failure();
+  auto rev = binary<SubOp>(im, n, *lm1, t);
+  auto inside = binary<LessOp>(im, n, t, *l, i1);
+  auto tFull = im.makeOp<ExpandOp>(n, Importer::tensorType(two, i64), t);
+  auto bFull = im.makeOp<ExpandOp>(n, Importer::tensorType(two, i64), b);
+  if (failed(rev) || failed(inside) || failed(tFull) || failed(bFull))
+    return failure();
+  auto src = im.make<WhereOp>(n, Importer::tensorType(two, i64), *inside, *rev,
+                              tFull->getResult());
+  if (failed(src))
+    return failure();
+  auto s3 = reshapeOrSame(im, n, *src, col);
+  auto b3 = reshapeOrSame(im, n, bFull->getResult(), col);
+  if (failed(s3) || failed(b3))
+    return failure();
+  SmallVector<Value> parts = timeFirst ? SmallVector<Value>{*s3, *b3}
+                                       : SmallVector<Value>{*b3, *s3};
+  auto coords = im.make<ConcatOp>(
+      n, Importer::tensorType({d[0], d[1], 2}, i64), parts,
+      im.b.getI64IntegerAttr(2));
+  if (failed(coords))
+    return failure();
+  return setOut(n, im.make<GatherNDOp>(n, x.getType(), x, *coords,
+                                       im.b.getI64IntegerAttr(0)));
+}
+
 } // namespace
 
 /// TopK: k from the attribute (opset 1) or the K input (opset 10, known
@@ -883,6 +957,7 @@ void registerIndexHandlers(OpTable &t) {
   t.add("OneHot", oneHot, kAll, 9);
   t.add("DepthToSpace", depthSpace<true>, kAll);
   t.add("SpaceToDepth", depthSpace<false>, kAll);
+  t.add("ReverseSequence", reverseSequence, kAll, 10);
 }
 
 } // namespace importer
