@@ -779,6 +779,81 @@ LogicalResult cumSum(Importer &im, NodeCtx &n) {
   return setOut(n, y);
 }
 
+/// MaxUnpool (opsets 9, 11): a zero tensor of the output shape (an expanded
+/// +0 scalar, left unfolded) with X's values written at I's flat indices
+/// (MaxPool's Indices: row-major over the whole output, batch and channel
+/// included) by plumb.scatter_nd on the flattened output, one index after
+/// another in I's row-major order (a repeated index keeps the last value,
+/// as onnxruntime), then reshaped. The output shape is
+/// (in - 1) * stride + kernel - pad_begin - pad_end per spatial dimension,
+/// or output_shape (input 2, known at import). An index out of range is
+/// scatter_nd's run-time error. Only moves bits.
+LogicalResult maxUnpool(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 3)))
+    return failure();
+  Value x = n.in(0), idx = n.in(1);
+  if (!Importer::eltOf(x).isF32())
+    return im.error(n) << "X must be a float tensor";
+  if (!Importer::eltOf(idx).isInteger(64) ||
+      Importer::shapeOf(idx) != Importer::shapeOf(x))
+    return im.error(n) << "I must be an int64 tensor of X's shape "
+                       << shapes::str(Importer::shapeOf(x));
+  Shape s(Importer::shapeOf(x));
+  if (s.size() < 3)
+    return im.error(n) << "X must have rank >= 3, got " << shapes::str(s);
+  const size_t sp = s.size() - 2;
+  auto k = im.attrInts(n, "kernel_shape", std::nullopt);
+  auto st = im.attrInts(n, "strides", SmallVector<int64_t>(sp, 1));
+  auto pd = im.attrInts(n, "pads", SmallVector<int64_t>(2 * sp, 0));
+  if (failed(k) || failed(st) || failed(pd))
+    return failure();
+  if (k->size() != sp || st->size() != sp || pd->size() != 2 * sp)
+    return im.error(n) << "kernel_shape and strides need " << sp
+                       << " values and pads " << 2 * sp;
+  Shape out(s);
+  for (size_t i = 0; i < sp; ++i) {
+    if ((*k)[i] < 1 || (*st)[i] < 1 || (*pd)[i] < 0 || (*pd)[sp + i] < 0)
+      return im.error(n) << "kernel_shape and strides must be >= 1, pads >= 0";
+    out[2 + i] = (s[2 + i] - 1) * (*st)[i] + (*k)[i] - (*pd)[i] - (*pd)[sp + i];
+    if (out[2 + i] < 1)
+      return im.error(n) << "output dimension " << 2 + i << " would be "
+                         << out[2 + i];
+  }
+  if (n.in(2)) {
+    auto os = im.constInts(n, 2, "output_shape");
+    if (failed(os))
+      return failure();
+    if (os->size() != s.size())
+      return im.error(n) << "output_shape has " << os->size()
+                         << " values for rank " << s.size();
+    for (int64_t v : *os)
+      if (v < 1)
+        return im.error(n) << "output_shape values must be >= 1, got " << v;
+    out.assign(os->begin(), os->end());
+  }
+  auto total = shapes::numElements(out, im.emitter(n));
+  if (failed(total))
+    return failure();
+  int64_t count = 1;
+  for (int64_t v : s)
+    count *= v;
+  Type f32 = im.b.getF32Type();
+  auto zeros = im.makeOp<ExpandOp>(n, Importer::tensorType({*total}, f32),
+                                   scalar(im, f32, 0.0));
+  if (failed(zeros))
+    return failure();
+  auto flatIdx = reshapeOrSame(im, n, idx, Shape{count, 1});
+  auto flatX = reshapeOrSame(im, n, x, Shape{count});
+  if (failed(flatIdx) || failed(flatX))
+    return failure();
+  auto y = im.make<ScatterNDOp>(n, Importer::tensorType({*total}, f32),
+                                zeros->getResult(), *flatIdx, *flatX,
+                                im.b.getStringAttr("none"));
+  if (failed(y))
+    return failure();
+  return setOut(n, reshapeOrSame(im, n, *y, out));
+}
+
 /// ReverseSequence (opset 10): along time_axis, the first sequence_lens[b]
 /// elements of batch entry b are reversed, the others kept. As plumb.gather_nd
 /// on the coordinates of the first two dimensions: for time index t and
@@ -958,6 +1033,7 @@ void registerIndexHandlers(OpTable &t) {
   t.add("DepthToSpace", depthSpace<true>, kAll);
   t.add("SpaceToDepth", depthSpace<false>, kAll);
   t.add("ReverseSequence", reverseSequence, kAll, 10);
+  t.add("MaxUnpool", maxUnpool, kF32, 9);
 }
 
 } // namespace importer
