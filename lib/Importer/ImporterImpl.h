@@ -67,18 +67,22 @@ enum OpTypes : unsigned {
 
 /// One ONNX operator of the default domain the importer handles: its
 /// handler, the first opset it is imported from (7, Plumb's first, unless the
-/// operator is newer), and the element types of its data operands.
+/// operator is newer), the last (0: every later opset; an operator ONNX
+/// deprecated, such as Upsample, ends before the deprecation), and the
+/// element types of its data operands.
 struct OpEntry {
   OpHandler handler = nullptr;
   int64_t sinceOpset = 7;
   unsigned types = kF32;
+  int64_t lastOpset = 0;
 };
 
 /// The handler table: ONNX op type -> entry. Handlers register with `add`.
 class OpTable {
 public:
-  void add(llvm::StringRef op, OpHandler h, unsigned types, int64_t since = 7) {
-    entries[op] = OpEntry{h, since < 7 ? 7 : since, types};
+  void add(llvm::StringRef op, OpHandler h, unsigned types, int64_t since = 7,
+           int64_t last = 0) {
+    entries[op] = OpEntry{h, since < 7 ? 7 : since, types, last};
   }
   const OpEntry *find(llvm::StringRef op) const {
     auto it = entries.find(op);

@@ -1286,7 +1286,8 @@ std::vector<SupportedOp> supportedOps() {
       {kF32, "float32"}, {kI64, "int64"}, {kI32, "int32"}, {kBool, "bool"}};
   for (const std::string &name : supportedOnnxOps()) {
     const OpEntry *e = opHandlers().find(name);
-    SupportedOp op{name, e->sinceOpset, kMaxOpset, {}};
+    SupportedOp op{name, e->sinceOpset, e->lastOpset ? e->lastOpset : kMaxOpset,
+                   {}};
     for (auto [bit, text] : kNames)
       if (e->types & bit)
         op.types.push_back(text);

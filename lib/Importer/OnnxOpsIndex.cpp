@@ -779,6 +779,155 @@ LogicalResult cumSum(Importer &im, NodeCtx &n) {
   return setOut(n, y);
 }
 
+/// MaxUnpool (opsets 9, 11): a zero tensor of the output shape (an expanded
+/// +0 scalar, left unfolded) with X's values written at I's flat indices
+/// (MaxPool's Indices: row-major over the whole output, batch and channel
+/// included) by plumb.scatter_nd on the flattened output, one index after
+/// another in I's row-major order (a repeated index keeps the last value,
+/// as onnxruntime), then reshaped. The output shape is
+/// (in - 1) * stride + kernel - pad_begin - pad_end per spatial dimension,
+/// or output_shape (input 2, known at import). An index out of range is
+/// scatter_nd's run-time error. Only moves bits.
+LogicalResult maxUnpool(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 3)))
+    return failure();
+  Value x = n.in(0), idx = n.in(1);
+  if (!Importer::eltOf(x).isF32())
+    return im.error(n) << "X must be a float tensor";
+  if (!Importer::eltOf(idx).isInteger(64) ||
+      Importer::shapeOf(idx) != Importer::shapeOf(x))
+    return im.error(n) << "I must be an int64 tensor of X's shape "
+                       << shapes::str(Importer::shapeOf(x));
+  Shape s(Importer::shapeOf(x));
+  if (s.size() < 3)
+    return im.error(n) << "X must have rank >= 3, got " << shapes::str(s);
+  const size_t sp = s.size() - 2;
+  auto k = im.attrInts(n, "kernel_shape", std::nullopt);
+  auto st = im.attrInts(n, "strides", SmallVector<int64_t>(sp, 1));
+  auto pd = im.attrInts(n, "pads", SmallVector<int64_t>(2 * sp, 0));
+  if (failed(k) || failed(st) || failed(pd))
+    return failure();
+  if (k->size() != sp || st->size() != sp || pd->size() != 2 * sp)
+    return im.error(n) << "kernel_shape and strides need " << sp
+                       << " values and pads " << 2 * sp;
+  Shape out(s);
+  for (size_t i = 0; i < sp; ++i) {
+    if ((*k)[i] < 1 || (*st)[i] < 1 || (*pd)[i] < 0 || (*pd)[sp + i] < 0)
+      return im.error(n) << "kernel_shape and strides must be >= 1, pads >= 0";
+    out[2 + i] = (s[2 + i] - 1) * (*st)[i] + (*k)[i] - (*pd)[i] - (*pd)[sp + i];
+    if (out[2 + i] < 1)
+      return im.error(n) << "output dimension " << 2 + i << " would be "
+                         << out[2 + i];
+  }
+  if (n.in(2)) {
+    auto os = im.constInts(n, 2, "output_shape");
+    if (failed(os))
+      return failure();
+    if (os->size() != s.size())
+      return im.error(n) << "output_shape has " << os->size()
+                         << " values for rank " << s.size();
+    for (int64_t v : *os)
+      if (v < 1)
+        return im.error(n) << "output_shape values must be >= 1, got " << v;
+    out.assign(os->begin(), os->end());
+  }
+  auto total = shapes::numElements(out, im.emitter(n));
+  if (failed(total))
+    return failure();
+  int64_t count = 1;
+  for (int64_t v : s)
+    count *= v;
+  Type f32 = im.b.getF32Type();
+  auto zeros = im.makeOp<ExpandOp>(n, Importer::tensorType({*total}, f32),
+                                   scalar(im, f32, 0.0));
+  if (failed(zeros))
+    return failure();
+  auto flatIdx = reshapeOrSame(im, n, idx, Shape{count, 1});
+  auto flatX = reshapeOrSame(im, n, x, Shape{count});
+  if (failed(flatIdx) || failed(flatX))
+    return failure();
+  auto y = im.make<ScatterNDOp>(n, Importer::tensorType({*total}, f32),
+                                zeros->getResult(), *flatIdx, *flatX,
+                                im.b.getStringAttr("none"));
+  if (failed(y))
+    return failure();
+  return setOut(n, reshapeOrSame(im, n, *y, out));
+}
+
+/// ReverseSequence (opset 10): along time_axis, the first sequence_lens[b]
+/// elements of batch entry b are reversed, the others kept. As plumb.gather_nd
+/// on the coordinates of the first two dimensions: for time index t and
+/// length l, source time l - 1 - t where t < l, else t (one where of two
+/// int64 differences; the batch coordinate is an expanded iota). A constant
+/// sequence_lens folds to constant coordinates and is range-checked here;
+/// a run-time length above the time length is gather_nd's range error.
+/// Only moves bits.
+LogicalResult reverseSequence(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 2, 2)))
+    return failure();
+  Value x = n.in(0), lens = n.in(1);
+  auto ta = im.attrInt(n, "time_axis", 0);
+  auto ba = im.attrInt(n, "batch_axis", 1);
+  if (failed(ta) || failed(ba))
+    return failure();
+  if (!((*ta == 0 && *ba == 1) || (*ta == 1 && *ba == 0)))
+    return im.error(n) << "time_axis and batch_axis must be 0 and 1 (in "
+                          "either order), got "
+                       << *ta << " and " << *ba;
+  Shape d(Importer::shapeOf(x));
+  if (d.size() < 2)
+    return im.error(n) << "input must have rank >= 2, got " << shapes::str(d);
+  const int64_t T = d[*ta], B = d[*ba];
+  Type lt = Importer::eltOf(lens);
+  if (!lt.isInteger(64) || Importer::shapeOf(lens) != ArrayRef<int64_t>{B})
+    return im.error(n) << "sequence_lens must be an int64 tensor of shape ["
+                       << B << "] (the batch size)";
+  if (auto c = im.constant(lens))
+    for (int64_t v : c->i)
+      if (v < 0 || v > T)
+        return im.error(n) << "sequence_lens value " << v
+                           << " is outside [0, " << T << "]";
+  Type i64 = im.b.getI64Type(), i1 = im.b.getI1Type();
+  const bool timeFirst = *ta == 0;
+  Shape two{d[0], d[1]}, col{d[0], d[1], 1};
+  auto iota = [&](int64_t len, bool first) {
+    SmallVector<int64_t> v(len);
+    for (int64_t k = 0; k < len; ++k)
+      v[k] = k;
+    return im.constI64(first ? Shape{len, 1} : Shape{1, len}, v);
+  };
+  Value t = iota(T, timeFirst), b = iota(B, !timeFirst);
+  auto l = reshapeOrSame(im, n, lens, timeFirst ? Shape{1, B} : Shape{B, 1});
+  if (failed(l))
+    return failure();
+  auto lm1 = binary<SubOp>(im, n, *l, scalar(im, i64, 1));
+  if (failed(lm1))
+    return failure();
+  auto rev = binary<SubOp>(im, n, *lm1, t);
+  auto inside = binary<LessOp>(im, n, t, *l, i1);
+  auto tFull = im.makeOp<ExpandOp>(n, Importer::tensorType(two, i64), t);
+  auto bFull = im.makeOp<ExpandOp>(n, Importer::tensorType(two, i64), b);
+  if (failed(rev) || failed(inside) || failed(tFull) || failed(bFull))
+    return failure();
+  auto src = im.make<WhereOp>(n, Importer::tensorType(two, i64), *inside, *rev,
+                              tFull->getResult());
+  if (failed(src))
+    return failure();
+  auto s3 = reshapeOrSame(im, n, *src, col);
+  auto b3 = reshapeOrSame(im, n, bFull->getResult(), col);
+  if (failed(s3) || failed(b3))
+    return failure();
+  SmallVector<Value> parts = timeFirst ? SmallVector<Value>{*s3, *b3}
+                                       : SmallVector<Value>{*b3, *s3};
+  auto coords = im.make<ConcatOp>(
+      n, Importer::tensorType({d[0], d[1], 2}, i64), parts,
+      im.b.getI64IntegerAttr(2));
+  if (failed(coords))
+    return failure();
+  return setOut(n, im.make<GatherNDOp>(n, x.getType(), x, *coords,
+                                       im.b.getI64IntegerAttr(0)));
+}
+
 } // namespace
 
 /// TopK: k from the attribute (opset 1) or the K input (opset 10, known
@@ -883,6 +1032,8 @@ void registerIndexHandlers(OpTable &t) {
   t.add("OneHot", oneHot, kAll, 9);
   t.add("DepthToSpace", depthSpace<true>, kAll);
   t.add("SpaceToDepth", depthSpace<false>, kAll);
+  t.add("ReverseSequence", reverseSequence, kAll, 10);
+  t.add("MaxUnpool", maxUnpool, kF32, 9);
 }
 
 } // namespace importer

@@ -6,10 +6,14 @@
 // (Floor, Ceil, Round), Sign, the activations Softplus, Softsign, Elu, Selu,
 // PRelu, Celu, ThresholdedRelu, Shrink, Mish and Swish, Mod, Mean, the
 // bitwise and shift operators, Xor, IsInf, and the circular and hyperbolic
-// functions (Sin Cos Tan Asin Acos Atan Sinh Cosh Asinh Acosh Atanh).
+// functions (Sin Cos Tan Asin Acos Atan Sinh Cosh Asinh Acosh Atanh), and
+// the window functions (HannWindow, HammingWindow, BlackmanWindow), constants
+// computed here with the runtime's cos.
 //
 //===----------------------------------------------------------------------===//
 #include "ImporterImpl.h"
+
+#include "plumb/runtime/elementwise.h"
 
 #include <cmath>
 
@@ -305,6 +309,61 @@ LogicalResult isInf(Importer &im, NodeCtx &n) {
   return setOut(n, im.make<OrOp>(n, t, *p, *m));
 }
 
+/// The cosine-sum windows of opset 17 (Hann, Hamming, Blackman), ONNX's
+/// function body in float32 (docs/determinism.md, "Window functions"):
+/// N = periodic ? size : size - 1, inc = tau / N, x_i = i * inc,
+/// y_i = (a0 - (a1 * cos(x_i))) + (a2 * cos(x_i * 2)), with tau, a0, a1, a2
+/// the float32 constants of the body and cos the runtime's (math.h, the
+/// function plumb.cos computes). `size` must be known at import; the result
+/// is a constant.
+template <int Kind> LogicalResult cosineWindow(Importer &im, NodeCtx &n) {
+  // Kind 0 Hann, 1 Hamming, 2 Blackman: the body's A0, A1, A2 (bits).
+  static const uint32_t kCoef[3][3] = {{0x3F000000u, 0x3F000000u, 0u},
+                                       {0x3F0B2164u, 0x3EE9BD38u, 0u},
+                                       {0x3ED70A3Du, 0x3F000000u, 0x3DA3D70Au}};
+  if (failed(checkInputs(im, n, 1, false)))
+    return failure();
+  if (!isInt(Importer::eltOf(n.in(0))))
+    return im.error(n) << "input 'size' must be int32 or int64, got "
+                       << Importer::eltOf(n.in(0));
+  auto periodic = im.attrInt(n, "periodic", 1);
+  auto dtype = im.attrInt(n, "output_datatype", 1);
+  if (failed(periodic) || failed(dtype))
+    return failure();
+  if (*periodic != 0 && *periodic != 1)
+    return im.error(n) << "periodic must be 0 or 1, got " << *periodic;
+  if (*dtype != onnx::TensorProto::FLOAT)
+    return im.error(n) << "output_datatype " << *dtype
+                       << " is not supported (only 1, float32)";
+  auto size = im.constInts(n, 0, "size");
+  if (failed(size))
+    return failure();
+  if (size->size() != 1)
+    return im.error(n) << "input 'size' must hold one value, got "
+                       << size->size();
+  const int64_t len = (*size)[0];
+  // > 0 as ONNX's shape inference requires; <= 2^24: every index i is exact
+  // in float32.
+  if (len < 1 || len > (int64_t(1) << 24))
+    return im.error(n) << "size " << len << " is outside [1, 16777216]";
+  auto f = [](uint32_t b) { return ::plumb::rt::ops::fromBits(b); };
+  const float a0 = f(kCoef[Kind][0]), a1 = f(kCoef[Kind][1]),
+              a2 = f(kCoef[Kind][2]), tau = f(0x40C90FDBu);
+  const float sizeF = (float)len;
+  const float denom = *periodic ? sizeF : sizeF - 1.0f;
+  const float inc = tau / denom;
+  SmallVector<float> y((size_t)len);
+  for (int64_t i = 0; i < len; ++i) {
+    const float x = (float)i * inc;
+    const float c1 = ::plumb::rt::cos(x), c2 = ::plumb::rt::cos(x * 2.0f);
+    const float t = a0 - (a1 * c1);
+    y[(size_t)i] = ::plumb::rt::ops::canon(t + (a2 * c2));
+  }
+  auto type = Importer::tensorType({len}, im.b.getF32Type());
+  return setOut(n, im.constantOf(
+                       DenseElementsAttr::get(type, ArrayRef<float>(y))));
+}
+
 } // namespace
 
 void registerMathHandlers(OpTable &t) {
@@ -342,6 +401,9 @@ void registerMathHandlers(OpTable &t) {
   t.add("Asinh", floatUnary<AsinhOp>, kF32, 9);
   t.add("Acosh", floatUnary<AcoshOp>, kF32, 9);
   t.add("Atanh", floatUnary<AtanhOp>, kF32, 9);
+  t.add("HannWindow", cosineWindow<0>, kInt, 17);
+  t.add("HammingWindow", cosineWindow<1>, kInt, 17);
+  t.add("BlackmanWindow", cosineWindow<2>, kInt, 17);
 }
 
 } // namespace importer

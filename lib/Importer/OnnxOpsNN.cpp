@@ -684,6 +684,69 @@ LogicalResult resize(Importer &im, NodeCtx &n) {
                                      exAttr));
 }
 
+/// Upsample (opsets 7 to 9; deprecated by Resize in opset 10): plumb.resize
+/// with asymmetric coordinates and, for nearest, floor of the source
+/// coordinate (x_out / scale), which is what Resize 10 (and onnxruntime's
+/// Upsample) computes. Scales come from the attribute (opsets 7, 8) or input
+/// 1 (opset 9, known at import); output size floor(in * scale). Every scale
+/// must be >= 1, as ONNX defines the op and onnxruntime checks; modes are
+/// nearest and linear (linear keeps batch and channel, as Resize's).
+LogicalResult upsample(Importer &im, NodeCtx &n) {
+  if (n.opset >= 10)
+    return im.error(n) << "Upsample is deprecated since opset 10 (the model "
+                          "uses opset "
+                       << n.opset << "); use Resize";
+  if (failed(need(im, n, n.opset < 9 ? 1 : 2, n.opset < 9 ? 1 : 2)) ||
+      failed(floats(im, n, {0})))
+    return failure();
+  auto x = Importer::shapeOf(n.in(0));
+  int64_t rank = x.size();
+  auto mode = im.attrString(n, "mode", std::string("nearest"));
+  if (failed(mode))
+    return failure();
+  if (*mode != "nearest" && *mode != "linear")
+    return im.error(n) << "Upsample mode '" << *mode
+                       << "' is not valid (nearest, linear)";
+  SmallVector<float> scales;
+  if (n.opset < 9) {
+    auto s = im.attrFloats(n, "scales", std::nullopt);
+    if (failed(s))
+      return failure();
+    scales = *s;
+  } else {
+    auto lit = im.constant(n.in(1));
+    if (!lit || !lit->isFloat)
+      return im.error(n) << "input 'scales' must be a float tensor known at "
+                            "import time (it is computed from model inputs; "
+                            "bind them with --input-shape/--input-value)";
+    scales.assign(lit->f.begin(), lit->f.end());
+  }
+  if ((int64_t)scales.size() != rank)
+    return im.error(n) << "scales has " << scales.size()
+                       << " values for rank " << rank;
+  SmallVector<int64_t> out(x.begin(), x.end());
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!(scales[d] >= 1.0f) || !std::isfinite(scales[d]))
+      return im.error(n) << "Upsample scales must be finite and >= 1, got "
+                         << scales[d] << " for dimension " << d;
+    out[d] = (int64_t)std::floor((double)x[d] * (double)scales[d]);
+  }
+  if (*mode == "linear")
+    for (int64_t d = 0; d + 2 < rank && d < 2; ++d)
+      if (scales[d] != 1.0f)
+        return im.error(n) << "linear Upsample of batch or channel "
+                              "dimensions is not supported (dimension "
+                           << d << ", scale " << scales[d] << ")";
+  if (failed(shapes::numElements(out, im.emitter(n))))
+    return failure();
+  auto t = Importer::tensorType(out, im.b.getF32Type());
+  return setOut(n, im.make<ResizeOp>(n, t, n.in(0), im.b.getStringAttr(*mode),
+                                     im.b.getStringAttr("asymmetric"),
+                                     im.b.getStringAttr("floor"),
+                                     im.b.getDenseF32ArrayAttr(scales),
+                                     FloatAttr(), BoolAttr()));
+}
+
 /// Checks an RNN's attributes that Plumb fixes (default activations, layout
 /// 0, full sequence lengths) and returns the number of directions.
 FailureOr<Value> transposeOf(Importer &im, NodeCtx &n, Value v,
@@ -740,6 +803,8 @@ LogicalResult rnnLayoutOut(Importer &im, NodeCtx &n, Operation *op,
   return success();
 }
 
+/// `defaultActs` empty: the caller reads the activations and their
+/// alpha / beta itself (RNN).
 FailureOr<int64_t> rnnCommon(Importer &im, NodeCtx &n,
                              ArrayRef<StringRef> defaultActs) {
   auto dir = im.attrString(n, "direction", std::string("forward"));
@@ -749,13 +814,14 @@ FailureOr<int64_t> rnnCommon(Importer &im, NodeCtx &n,
   int64_t dirs = *dir == "bidirectional" ? 2 : 1;
   if (*dir != "forward" && *dir != "reverse" && *dir != "bidirectional")
     return im.error(n) << "direction '" << *dir << "' is not valid";
-  for (size_t i = 0; i < acts->size(); ++i) {
+  for (size_t i = 0; i < acts->size() && !defaultActs.empty(); ++i) {
     StringRef want = defaultActs[i % defaultActs.size()];
     if (!StringRef((*acts)[i]).equals_insensitive(want))
       return im.error(n) << "activation '" << (*acts)[i]
                          << "' is not supported (only the defaults)";
   }
-  if (im.attr(n, "activation_alpha") || im.attr(n, "activation_beta"))
+  if (!defaultActs.empty() &&
+      (im.attr(n, "activation_alpha") || im.attr(n, "activation_beta")))
     return im.error(n) << "activation_alpha/beta are not supported";
   // sequence_lens (input 4) must be absent or equal to the sequence length.
   if (Value sl = n.in(4)) {
@@ -887,6 +953,114 @@ LogicalResult gru(Importer &im, NodeCtx &n) {
       n, Importer::tensorType(y, f32), Importer::tensorType(yh, f32), n.in(0),
       n.in(1), n.in(2), n.in(3), n.in(5), im.b.getStringAttr(*dirName),
       im.b.getI64IntegerAttr(*hidden), clip, im.b.getBoolAttr(*lbr != 0),
+      TreeAttr());
+  if (failed(op))
+    return failure();
+  return rnnLayoutOut(im, n, *op, *batchFirst);
+}
+
+/// RNN (Elman): plumb.rnn. Activations by their ONNX names (exact, as
+/// onnxruntime reads them), one per direction. ONNX consumes
+/// activation_alpha / activation_beta in order by the activations that take
+/// them and defaults to the operators' own values; onnxruntime reads them by
+/// position and uses other defaults. So an alpha (beta) is taken only where
+/// both agree: when every activation takes one and one value is given per
+/// activation; an activation that takes alpha (beta) without such a list is
+/// refused. Affine and ScaledTanh have no plumb op and are refused.
+LogicalResult rnn(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 3, 6)) || failed(floats(im, n, {0, 1, 2, 3, 5})))
+    return failure();
+  auto batchFirst = rnnLayoutIn(im, n, {5});
+  if (failed(batchFirst))
+    return failure();
+  if (Importer::shapeOf(n.in(0)).size() != 3)
+    return im.error(n) << "X must be [seq, batch, input]";
+  auto dirs = rnnCommon(im, n, {});
+  auto hidden = im.attrInt(n, "hidden_size", std::nullopt);
+  auto names = im.attrStrings(n, "activations");
+  auto alphas = im.attrFloats(n, "activation_alpha", SmallVector<float>{});
+  auto betas = im.attrFloats(n, "activation_beta", SmallVector<float>{});
+  if (failed(dirs) || failed(hidden) || failed(names) || failed(alphas) ||
+      failed(betas))
+    return failure();
+  std::vector<std::string> given = *names;
+  if (given.empty())
+    given.assign(*dirs, "Tanh");
+  if ((int64_t)given.size() != *dirs)
+    return im.error(n) << "activations has " << given.size()
+                       << " entries for " << *dirs << " direction(s)";
+  struct Act {
+    const char *onnx, *plumb;
+    int uses; // 0 none, 1 alpha, 2 alpha and beta
+  };
+  static const Act kActs[] = {{"Tanh", "tanh", 0},
+                              {"Sigmoid", "sigmoid", 0},
+                              {"Relu", "relu", 0},
+                              {"LeakyRelu", "leaky_relu", 1},
+                              {"ThresholdedRelu", "thresholded_relu", 1},
+                              {"HardSigmoid", "hard_sigmoid", 2},
+                              {"Elu", "elu", 1},
+                              {"Softsign", "softsign", 0},
+                              {"Softplus", "softplus", 0}};
+  SmallVector<const Act *> acts;
+  for (const std::string &g : given) {
+    const Act *a = nullptr;
+    for (const Act &k : kActs)
+      if (g == k.onnx)
+        a = &k;
+    if (!a)
+      return im.error(n) << "activation '" << g
+                         << "' is not supported (Tanh, Sigmoid, Relu, "
+                            "LeakyRelu, ThresholdedRelu, HardSigmoid, Elu, "
+                            "Softsign, Softplus)";
+    acts.push_back(a);
+  }
+  // One list: "activation_alpha" (uses >= 1) or "activation_beta" (>= 2).
+  auto params = [&](StringRef what, const SmallVector<float> &values,
+                    int level) -> FailureOr<SmallVector<float>> {
+    bool any = llvm::any_of(acts, [&](const Act *a) { return a->uses >= level; });
+    bool all = llvm::all_of(acts, [&](const Act *a) { return a->uses >= level; });
+    if (!any) {
+      if (!values.empty())
+        return im.error(n) << what << " is given but no activation takes it";
+      return SmallVector<float>(acts.size(), 0.0f);
+    }
+    if (!all || values.size() != acts.size())
+      return im.error(n) << what
+                         << " must give one value per activation, and every "
+                            "activation must take one (ONNX reads the list in "
+                            "order and onnxruntime by position, with other "
+                            "defaults; only then do they agree)";
+    return values;
+  };
+  auto alpha = params("activation_alpha", *alphas, 1);
+  if (failed(alpha))
+    return failure();
+  auto beta = params("activation_beta", *betas, 2);
+  if (failed(beta))
+    return failure();
+  SmallVector<Attribute> actAttrs;
+  for (const Act *a : acts)
+    actAttrs.push_back(im.b.getStringAttr(a->plumb));
+  FloatAttr clip;
+  if (im.attr(n, "clip")) {
+    auto c = im.attrFloat(n, "clip", std::nullopt);
+    if (failed(c))
+      return failure();
+    clip = im.b.getF32FloatAttr(*c);
+  }
+  Shape y, yh;
+  if (failed(shapes::rnn(Importer::shapeOf(n.in(0)), Importer::shapeOf(n.in(1)),
+                         Importer::shapeOf(n.in(2)), 1, *hidden, *dirs, y, yh,
+                         im.emitter(n))))
+    return failure();
+  Type f32 = im.b.getF32Type();
+  auto dirName = im.attrString(n, "direction", std::string("forward"));
+  auto op = im.makeOp<RNNOp>(
+      n, Importer::tensorType(y, f32), Importer::tensorType(yh, f32), n.in(0),
+      n.in(1), n.in(2), n.in(3), n.in(5), im.b.getStringAttr(*dirName),
+      im.b.getI64IntegerAttr(*hidden), im.b.getArrayAttr(actAttrs),
+      im.b.getDenseF32ArrayAttr(*alpha), im.b.getDenseF32ArrayAttr(*beta), clip,
       TreeAttr());
   if (failed(op))
     return failure();
@@ -1277,11 +1451,13 @@ void registerNNHandlers(OpTable &t) {
   t.add("Resize", resize, kF32, 10);
   t.add("LSTM", lstm, kF32);
   t.add("GRU", gru, kF32);
+  t.add("RNN", rnn, kF32);
   t.add("If", ifOpImpl, kAll);
   t.add("Loop", loopOp, kAll);
   t.add("Scan", scanOp, kRefused, 8);
   t.add("GridSample", gridSample, kF32, 16);
   t.add("AffineGrid", affineGrid, kF32, 20);
+  t.add("Upsample", upsample, kF32, 7, 9);
 
 }
 

@@ -841,6 +841,46 @@ LogicalResult lpPool(Importer &im, NodeCtx &n) {
   return setOut(n, binary<PowOp>(im, n, sum, scalarF32(im, 1.0f / (float)*p)));
 }
 
+/// GlobalLpPool: LpPool's terms (|x| for p = 1, x * x for p = 2, else
+/// pow(abs(x), p)) summed over every spatial dimension by reduce_sum
+/// (keepdims, its tree), then y = s (p = 1), sqrt(s) (p = 2), else
+/// pow(s, 1/p) with 1/p rounded to f32, as LpPool.
+LogicalResult globalLpPool(Importer &im, NodeCtx &n) {
+  if (failed(need(im, n, 1, 1)) || failed(needFloat(im, n, n.in(0), 0)))
+    return failure();
+  Value x = n.in(0);
+  auto s = Importer::shapeOf(x);
+  if (s.size() < 3)
+    return im.error(n) << "input must have rank >= 3, got " << shapes::str(s);
+  auto p = im.attrInt(n, "p", 2);
+  if (failed(p))
+    return failure();
+  if (*p < 1)
+    return im.error(n) << "p must be >= 1, got " << *p;
+  FailureOr<Value> t =
+      *p == 1   ? unary<AbsOp>(im, n, x)
+      : *p == 2 ? binary<MulOp>(im, n, x, x)
+                : binary<PowOp>(im, n, unary<AbsOp>(im, n, x),
+                                scalarF32(im, (float)*p));
+  if (failed(t))
+    return failure();
+  SmallVector<int64_t> axes, kept(s.begin(), s.end());
+  for (size_t d = 2; d < s.size(); ++d) {
+    axes.push_back((int64_t)d);
+    kept[d] = 1;
+  }
+  auto sum = im.make<ReduceSumOp>(n, withShape(x, kept), *t,
+                                  im.b.getDenseI64ArrayAttr(axes),
+                                  im.b.getBoolAttr(true), TreeAttr());
+  if (failed(sum))
+    return failure();
+  if (*p == 1)
+    return setOut(n, sum);
+  if (*p == 2)
+    return setOut(n, unary<SqrtOp>(im, n, sum));
+  return setOut(n, binary<PowOp>(im, n, sum, scalarF32(im, 1.0f / (float)*p)));
+}
+
 } // namespace
 
 void registerNormHandlers(OpTable &t) {
@@ -851,6 +891,7 @@ void registerNormHandlers(OpTable &t) {
   t.add("RMSNormalization", rmsNormalization, kF32, 23);
   t.add("GroupNormalization", groupNormalization, kF32, 18);
   t.add("LpPool", lpPool, kF32);
+  t.add("GlobalLpPool", globalLpPool, kF32);
 }
 
 } // namespace importer

@@ -1,6 +1,6 @@
 //===- runtime/src/rnn.cpp - LSTM and GRU kernels ------------*- C++ -*-===//
 //
-// Part of Plumb. Semantics in rnn.h. The input projections X_t . W^T of all
+// Part of Plumb. Semantics in rnn.h (LSTM, GRU, RNN). The input projections X_t . W^T of all
 // steps are computed first (independent dot trees, split over threads); the
 // recurrence then runs step by step, each step split over batch x units.
 //
@@ -623,6 +623,93 @@ extern "C" int plumb_rt_gru_f32(const float *X, const float *W, const float *R,
           const float u = (1.0f - z[j]) * hc;
           const float hn = u + (z[j] * h[j]);
           h[j] = canon(hn);
+          if (Y)
+            Y[((t * d.dirs + dir) * Bn + b) * H + j] = h[j];
+        }
+      }
+    }
+    if (Y_h)
+      for (int64_t i = 0; i < Bn * H; ++i)
+        Y_h[dir * Bn * H + i] = hst[(size_t)i];
+  }
+  return PLUMB_RT_OK;
+}
+
+extern "C" int plumb_rt_rnn_f32(const float *X, const float *W, const float *R,
+                                const float *B, const int32_t *seq_lens,
+                                const float *initial_h, int64_t seq,
+                                int64_t batch, int64_t input, int64_t hidden,
+                                int32_t direction, float clip, int32_t act0,
+                                float alpha0, float beta0, int32_t act1,
+                                float alpha1, float beta1, float *Y,
+                                float *Y_h, int64_t block) {
+  int rc = checkCommon(X, W, R, seq_lens, seq, batch, input, hidden,
+                       direction);
+  if (rc != PLUMB_RT_OK)
+    return rc;
+  Dims d{seq, batch, input, hidden,
+         direction == PLUMB_RT_RNN_BIDIRECTIONAL ? 2 : 1, 1};
+  const int32_t acts[2] = {act0, act1};
+  const float alphas[2] = {alpha0, alpha1}, betas[2] = {beta0, beta1};
+  for (int64_t dir = 0; dir < d.dirs; ++dir)
+    if (!unaryF32Valid(acts[dir]))
+      return PLUMB_RT_EINVAL;
+  const int64_t H = hidden, Bn = batch;
+  if (Y)
+    for (int64_t i = 0; i < seq * d.dirs * Bn * H; ++i)
+      Y[i] = 0.0f;
+  std::vector<float> XW, RT, hst((size_t)(Bn * H)), gates((size_t)(Bn * H));
+  const int64_t mh = ::plumb::rt::treeChunks(H, block);
+  for (int64_t dir = 0; dir < d.dirs; ++dir) {
+    const bool reverse = direction == PLUMB_RT_RNN_REVERSE || dir == 1;
+    const float *Wd = W + dir * H * input, *Rd = R + dir * H * H;
+    const float *Wb = B ? B + dir * 2 * H : nullptr;
+    const float *Rb = B ? Wb + H : nullptr;
+    projectInputs(X, Wd, d, block, XW);
+    for (int64_t i = 0; i < Bn * H; ++i)
+      hst[(size_t)i] = initial_h ? initial_h[dir * Bn * H + i] : 0.0f;
+    packTransposed(Rd, H, H, RT);
+    for (int64_t k = 0; k < seq; ++k) {
+      // Pre-activations of every active entry: h . R^T (one tree per
+      // unit), then + XW + Wb + Rb in order, then clip; the state is
+      // written only after every unit of the step is computed.
+      const int64_t blocks = (H + kGateBlock - 1) / kGateBlock;
+      parallelRange(Bn * blocks, 1 + (1 << 20) / (kGateBlock * H + 1),
+                    [&](int64_t lo, int64_t hi) {
+        std::vector<float> partials((size_t)(mh > 1 ? mh * kPanel : 0));
+        for (int64_t r = lo; r < hi; ++r) {
+          const int64_t b = r / blocks, g0 = (r % blocks) * kGateBlock;
+          const int64_t g1 = g0 + kGateBlock < H ? g0 + kGateBlock : H;
+          const int64_t len = seq_lens ? seq_lens[b] : seq;
+          const int64_t t = stepOf(reverse, k, len);
+          if (t < 0)
+            continue;
+          float *a = gates.data() + b * H;
+          packedDots(hst.data() + b * H, RT.data(), H, H, block, g0, g1, a,
+                     partials.data());
+          const float *xw = XW.data() + (t * Bn + b) * H;
+          for (int64_t g = g0; g < g1; ++g) {
+            float v = xw[g] + a[g];
+            if (B) {
+              v = v + Wb[g];
+              v = v + Rb[g];
+            }
+            a[g] = clipA(v, clip);
+          }
+        }
+      });
+      // The activation over the whole step (entries that did not run hold
+      // stale values, which are never stored).
+      plumb_rt_unary_f32(acts[dir], gates.data(), gates.data(), Bn * H,
+                         alphas[dir], betas[dir]);
+      for (int64_t b = 0; b < Bn; ++b) {
+        const int64_t t = stepOf(reverse, k, seq_lens ? seq_lens[b] : seq);
+        if (t < 0)
+          continue;
+        float *h = hst.data() + b * H;
+        const float *a = gates.data() + b * H;
+        for (int64_t j = 0; j < H; ++j) {
+          h[j] = canon(a[j]);
           if (Y)
             Y[((t * d.dirs + dir) * Bn + b) * H + j] = h[j];
         }

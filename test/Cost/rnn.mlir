@@ -32,3 +32,20 @@ func.func @main(%x: tensor<5x2x3xf32>, %w: tensor<2x12x3xf32>, %r: tensor<2x12x4
   %y, %yh = plumb.gru %x, %w, %r initial_h %h {direction = "bidirectional", hidden_size = 4 : i64, linear_before_reset = true} : (tensor<5x2x3xf32>, tensor<2x12x3xf32>, tensor<2x12x4xf32>, tensor<2x2x4xf32>) -> (tensor<5x2x2x4xf32>, tensor<2x2x4xf32>)
   return %yh : tensor<2x2x4xf32>
 }
+
+// -----
+
+// RNN bidirectional, seq 5, batch 2, input 3, H 4: 80 units, one gate.
+// MACs 80 x 7 = 560; elementwise 80 x (3 adds + 1 for relu, the dearer
+// direction's non-transcendental part) = 320; transcendental 80 (tanh);
+// read X 120 + W 96 + R 128 + B 64 = 408; written Y 320 + Y_h 64 = 384.
+// gas = 112564 + 24*560 + 148*320 + 4091*80 + 408 + 143*384 = 555964.
+// CHECK: node 0 plumb.rnn macs=560 elementwise=320 transcendental=80 compare=0 indexed=0 read=408 written=384 gas=555964
+// hard_sigmoid with clip, forward: 40 units; elementwise 40 x (3 + 2);
+// compare 40 x (2 clip + 2 clamp); no transcendental.
+// CHECK: node 1 plumb.rnn macs=280 elementwise=200 transcendental=0 compare=160 indexed=0
+func.func @main(%x: tensor<5x2x3xf32>, %w: tensor<2x4x3xf32>, %r: tensor<2x4x4xf32>, %b: tensor<2x8xf32>, %w1: tensor<1x4x3xf32>, %r1: tensor<1x4x4xf32>) -> (tensor<2x2x4xf32>, tensor<1x2x4xf32>) {
+  %y, %yh = plumb.rnn %x, %w, %r bias %b {activation_alpha = array<f32: 0.0, 0.0>, activation_beta = array<f32: 0.0, 0.0>, activations = ["relu", "tanh"], direction = "bidirectional", hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<2x4x3xf32>, tensor<2x4x4xf32>, tensor<2x8xf32>) -> (tensor<5x2x2x4xf32>, tensor<2x2x4xf32>)
+  %z, %zh = plumb.rnn %x, %w1, %r1 {activation_alpha = array<f32: 0.2>, activation_beta = array<f32: 0.5>, activations = ["hard_sigmoid"], clip = 3.0 : f32, direction = "forward", hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>)
+  return %yh, %zh : tensor<2x2x4xf32>, tensor<1x2x4xf32>
+}

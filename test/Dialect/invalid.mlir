@@ -1377,3 +1377,27 @@ func.func @grid_sample_empty_input(%x: tensor<1x2x0x5xf32>, %g: tensor<1x3x6x2xf
   %0 = plumb.grid_sample %x, %g {align_corners = false, mode = "nearest", padding_mode = "border"} : (tensor<1x2x0x5xf32>, tensor<1x3x6x2xf32>) -> tensor<1x2x3x6xf32>
   return
 }
+
+// -----
+
+func.func @rnn_activation_count(%x: tensor<5x2x3xf32>, %w: tensor<2x4x3xf32>, %r: tensor<2x4x4xf32>) {
+  // expected-error @+1 {{needs one activation, activation_alpha and activation_beta per direction (2)}}
+  %0:2 = plumb.rnn %x, %w, %r {activation_alpha = array<f32: 0.0, 0.0>, activation_beta = array<f32: 0.0, 0.0>, activations = ["tanh"], direction = "bidirectional", hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<2x4x3xf32>, tensor<2x4x4xf32>) -> (tensor<5x2x2x4xf32>, tensor<2x2x4xf32>)
+  return
+}
+
+// -----
+
+func.func @rnn_activation_name(%x: tensor<5x2x3xf32>, %w: tensor<1x4x3xf32>, %r: tensor<1x4x4xf32>) {
+  // expected-error @+1 {{activation 'affine' is not one of tanh, sigmoid, relu, leaky_relu, thresholded_relu, hard_sigmoid, elu, softsign, softplus}}
+  %0:2 = plumb.rnn %x, %w, %r {activation_alpha = array<f32: 1.0>, activation_beta = array<f32: 0.0>, activations = ["affine"], direction = "forward", hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>)
+  return
+}
+
+// -----
+
+func.func @rnn_w_shape(%x: tensor<5x2x3xf32>, %w: tensor<1x8x3xf32>, %r: tensor<1x4x4xf32>) {
+  // expected-error @+1 {{W must be 1x4x3, got 1x8x3}}
+  %0:2 = plumb.rnn %x, %w, %r {activation_alpha = array<f32: 0.0>, activation_beta = array<f32: 0.0>, activations = ["tanh"], direction = "forward", hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<1x8x3xf32>, tensor<1x4x4xf32>) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>)
+  return
+}

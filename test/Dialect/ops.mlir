@@ -317,3 +317,16 @@ func.func @grid_sample(%x: tensor<1x3x4x4xf32>, %g: tensor<1x2x3x2xf32>, %v: ten
   %1 = plumb.grid_sample %v, %h {align_corners = false, mode = "linear", padding_mode = "zeros"} : (tensor<1x2x3x4x5xf32>, tensor<1x2x2x2x3xf32>) -> tensor<1x2x2x2x2xf32>
   return %0, %1 : tensor<1x3x2x3xf32>, tensor<1x2x2x2x2xf32>
 }
+
+// -----
+
+// rnn: one activation (with alpha / beta) per direction, optional bias,
+// initial_h, clip and tree.
+// CHECK-LABEL: func.func @rnn
+// CHECK: plumb.rnn %{{.+}}, %{{.+}}, %{{.+}} bias %{{.+}} initial_h %{{.+}} {activation_alpha = array<f32: 1.000000e-01, 0.000000e+00>, activation_beta = array<f32: 0.000000e+00, 0.000000e+00>, activations = ["leaky_relu", "tanh"], clip = 2.000000e+00 : f32, direction = "bidirectional", hidden_size = 4 : i64, tree = #plumb.tree<seq>} : (tensor<5x2x3xf32>, tensor<2x4x3xf32>, tensor<2x4x4xf32>, tensor<2x8xf32>, tensor<2x2x4xf32>) -> (tensor<5x2x2x4xf32>, tensor<2x2x4xf32>)
+// CHECK: plumb.rnn %{{.+}}, %{{.+}}, %{{.+}} {activation_alpha = array<f32: 0.000000e+00>, activation_beta = array<f32: 0.000000e+00>, activations = ["relu"], direction = "reverse", hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>)
+func.func @rnn(%x: tensor<5x2x3xf32>, %w: tensor<2x4x3xf32>, %r: tensor<2x4x4xf32>, %b: tensor<2x8xf32>, %h: tensor<2x2x4xf32>, %w1: tensor<1x4x3xf32>, %r1: tensor<1x4x4xf32>) -> (tensor<2x2x4xf32>, tensor<1x2x4xf32>) {
+  %0:2 = plumb.rnn %x, %w, %r bias %b initial_h %h {activation_alpha = array<f32: 0.1, 0.0>, activation_beta = array<f32: 0.0, 0.0>, activations = ["leaky_relu", "tanh"], clip = 2.0 : f32, direction = "bidirectional", hidden_size = 4 : i64, tree = #plumb.tree<seq>} : (tensor<5x2x3xf32>, tensor<2x4x3xf32>, tensor<2x4x4xf32>, tensor<2x8xf32>, tensor<2x2x4xf32>) -> (tensor<5x2x2x4xf32>, tensor<2x2x4xf32>)
+  %1:2 = plumb.rnn %x, %w1, %r1 {activation_alpha = array<f32: 0.0>, activation_beta = array<f32: 0.0>, activations = ["relu"], direction = "reverse", hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>)
+  return %0#1, %1#1 : tensor<2x2x4xf32>, tensor<1x2x4xf32>
+}

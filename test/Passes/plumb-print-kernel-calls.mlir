@@ -129,3 +129,19 @@ func.func @grid_sample(%x: tensor<1x3x4x4xf32>, %g: tensor<1x2x3x2xf32>, %v: ten
   %1 = plumb.grid_sample %v, %h {align_corners = false, mode = "nearest", padding_mode = "border"} : (tensor<1x2x3x4x5xf32>, tensor<1x2x2x2x3xf32>) -> tensor<1x2x2x2x2xf32>
   return
 }
+
+// -----
+
+// rnn: bias, seq_lens (always null), initial_h, the sizes, direction, clip,
+// then each direction's activation code with its alpha and beta (a single
+// direction repeats its own in the unused second slot), the results and
+// the tree block.
+// CHECK-LABEL: op plumb.rnn
+// CHECK-NEXT: plumb_rt_rnn_f32(%in0:f32, %in1:f32, %in2:f32, %in3:f32, null, null, 5, 2, 3, 4, PLUMB_RT_RNN_BIDIRECTIONAL, 0x40000000, PLUMB_RT_LEAKY_RELU, 0x3E800000, 0x00000000, PLUMB_RT_SIGMOID, 0x00000000, 0x00000000, %out0:f32, %out1:f32, 2)
+// CHECK-LABEL: op plumb.rnn
+// CHECK-NEXT: plumb_rt_rnn_f32(%in0:f32, %in1:f32, %in2:f32, null, null, %in3:f32, 5, 2, 3, 4, PLUMB_RT_RNN_REVERSE, 0x00000000, PLUMB_RT_RELU, 0x00000000, 0x00000000, PLUMB_RT_RELU, 0x00000000, 0x00000000, %out0:f32, %out1:f32, 256)
+func.func @rnn(%x: tensor<5x2x3xf32>, %w: tensor<2x4x3xf32>, %r: tensor<2x4x4xf32>, %b: tensor<2x8xf32>, %w1: tensor<1x4x3xf32>, %r1: tensor<1x4x4xf32>, %h1: tensor<1x2x4xf32>) {
+  %0:2 = plumb.rnn %x, %w, %r bias %b {activation_alpha = array<f32: 0.25, 0.0>, activation_beta = array<f32: 0.0, 0.0>, activations = ["leaky_relu", "sigmoid"], clip = 2.0 : f32, direction = "bidirectional", hidden_size = 4 : i64, tree = #plumb.tree<blocked 2>} : (tensor<5x2x3xf32>, tensor<2x4x3xf32>, tensor<2x4x4xf32>, tensor<2x8xf32>) -> (tensor<5x2x2x4xf32>, tensor<2x2x4xf32>)
+  %1:2 = plumb.rnn %x, %w1, %r1 initial_h %h1 {activation_alpha = array<f32: 0.0>, activation_beta = array<f32: 0.0>, activations = ["relu"], direction = "reverse", hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>, tensor<1x2x4xf32>) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>)
+  return
+}

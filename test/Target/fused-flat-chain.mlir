@@ -5,11 +5,12 @@
 // op: a quantize-like chain with constant and run-time scalars (the
 // scalars are copied before the loop), a chain broken by tanh (which keeps
 // its array kernel) into [mul] tanh [add, mul, max], and a chain whose head
-// broadcasts (the head op by op, the two ops after it a loop). 3 x 5000 elements cross the 4096-element chunks;
+// broadcasts (the head op by op, the two ops after it a loop), and a chain
+// with a batch norm (per channel: no flat form, op by op). 3 x 5000 elements cross the 4096-element chunks;
 // the input holds NaNs, infs, signed zeros, subnormals and huge values; 1
 // and 2 threads, and traced runs.
 // RUN: rm -rf %t && mkdir -p %t/in
-// RUN: %python -c "import numpy as np; r=np.random.RandomState(4); x=(r.randn(3,5000)*3).astype(np.float32); f=x.reshape(-1); f[:8]=[np.nan,np.inf,-np.inf,-0.0,0.0,1e-40,-3e38,3e38]; np.save('%t/in/input_0.npy', x); np.save('%t/in/input_1.npy', np.array(0.37, np.float32)); np.save('%t/in/input_2.npy', r.randn(3,5000).astype(np.float32)); np.save('%t/in/input_3.npy', r.randn(1,5000).astype(np.float32))"
+// RUN: %python -c "import numpy as np; r=np.random.RandomState(4); x=(r.randn(3,5000)*3).astype(np.float32); f=x.reshape(-1); f[:8]=[np.nan,np.inf,-np.inf,-0.0,0.0,1e-40,-3e38,3e38]; np.save('%t/in/input_0.npy', x); np.save('%t/in/input_1.npy', np.array(0.37, np.float32)); np.save('%t/in/input_2.npy', r.randn(3,5000).astype(np.float32)); np.save('%t/in/input_3.npy', r.randn(1,5000).astype(np.float32)); np.save('%t/in/input_4.npy', r.randn(2,3,4,5).astype(np.float32))"
 // RUN: %plumb compile %s -o %t/b.plumb --target cpu --quiet > /dev/null
 // RUN: %plumb run %t/b.plumb --inputs-dir %t/in --output-dir %t/c1 > %t/c1.txt
 // RUN: %plumb run %t/b.plumb --inputs-dir %t/in --output-dir %t/c2 --threads 2 > %t/c2.txt
@@ -18,7 +19,7 @@
 // RUN: diff %t/c1.txt %t/interp.txt
 // RUN: diff %t/c2.txt %t/interp.txt
 // RUN: diff %t/unfused.txt %t/interp.txt
-// RUN: for i in 0 1 2; do cmp %t/c1/output_$i.npy %t/interp/output_$i.npy || exit 1; cmp %t/c2/output_$i.npy %t/interp/output_$i.npy || exit 1; done
+// RUN: for i in 0 1 2 3; do cmp %t/c1/output_$i.npy %t/interp/output_$i.npy || exit 1; cmp %t/c2/output_$i.npy %t/interp/output_$i.npy || exit 1; done
 // Three loop functions (named by node and first chain index): the whole
 // quantize chain, the run after tanh, the run after the broadcasting head.
 // RUN: grep "^PLUMB_ELEMENTWISE void plumb_chain_" %t/b.plumb/cpu/model.cpp | FileCheck %s --check-prefix=NAMES
@@ -31,8 +32,9 @@
 // RUN: diff %t/tc.txt %t/ti.txt
 module attributes {plumb.contract = "plumb-det-v1"} {
   func.func @main(%x: tensor<3x5000xf32> {plumb.name = "x"}, %s: tensor<f32> {plumb.name = "s"},
-                  %y: tensor<3x5000xf32> {plumb.name = "y"}, %r: tensor<1x5000xf32> {plumb.name = "r"})
-      -> (tensor<3x5000xf32>, tensor<3x5000xf32>, tensor<3x5000xf32>) {
+                  %y: tensor<3x5000xf32> {plumb.name = "y"}, %r: tensor<1x5000xf32> {plumb.name = "r"},
+                  %z: tensor<2x3x4x5xf32> {plumb.name = "z"})
+      -> (tensor<3x5000xf32>, tensor<3x5000xf32>, tensor<3x5000xf32>, tensor<2x3x4x5xf32>) {
     %lo = plumb.constant dense<-7.0> : tensor<f32>
     %hi = plumb.constant dense<248.0> : tensor<f32>
     %magic = plumb.constant dense<8388608.0> : tensor<f32>
@@ -56,6 +58,15 @@ module attributes {plumb.contract = "plumb-det-v1"} {
     %b0 = plumb.add %r, %y : (tensor<1x5000xf32>, tensor<3x5000xf32>) -> tensor<3x5000xf32>
     %b1 = plumb.mul %b0, %k : (tensor<3x5000xf32>, tensor<f32>) -> tensor<3x5000xf32>
     %b2 = plumb.sub %b1, %y : (tensor<3x5000xf32>, tensor<3x5000xf32>) -> tensor<3x5000xf32>
-    return %q4, %t4, %b2 : tensor<3x5000xf32>, tensor<3x5000xf32>, tensor<3x5000xf32>
+
+    // an elementwise head, then a batch norm and relu
+    %bs = plumb.constant dense<[0.5, -1.5, 2.0]> : tensor<3xf32>
+    %bb = plumb.constant dense<[0.1, 0.2, -0.3]> : tensor<3xf32>
+    %bm = plumb.constant dense<[1.0, -1.0, 0.25]> : tensor<3xf32>
+    %bv = plumb.constant dense<[0.5, 2.0, 0.0]> : tensor<3xf32>
+    %n0 = plumb.add %z, %z : (tensor<2x3x4x5xf32>, tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32>
+    %n1 = plumb.batch_norm %n0, %bs, %bb, %bm, %bv {epsilon = 1.0e-05 : f32} : (tensor<2x3x4x5xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x5xf32>
+    %n2 = plumb.relu %n1 : tensor<2x3x4x5xf32>
+    return %q4, %t4, %b2, %n2 : tensor<3x5000xf32>, tensor<3x5000xf32>, tensor<3x5000xf32>, tensor<2x3x4x5xf32>
   }
 }

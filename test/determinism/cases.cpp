@@ -1022,6 +1022,37 @@ std::vector<Case> buildCases() {
     c.name = std::string("grid_sample/") + g.n;
     cs.push_back(c);
   }
+
+  // RNN (Elman): bidirectional relu / tanh with clip and initial_h, and a
+  // reverse hard_sigmoid one with two gate blocks (H = 150 > 128). Appended
+  // last: each case draws its inputs from the shared seed sequence.
+  struct RnnC {
+    int64_t seq, batch, input, hidden, dir, act0, act1;
+    float clip, alpha0, beta0;
+    const char *n;
+  };
+  for (const RnnC &r :
+       {RnnC{6, 3, 20, 16, 2, PLUMB_RT_RELU, PLUMB_RT_TANH, 4.0f, 0.0f, 0.0f,
+             "bidir/relu_tanh/clip/b8"},
+        RnnC{4, 2, 7, 150, 1, PLUMB_RT_HARD_SIGMOID, PLUMB_RT_HARD_SIGMOID,
+             0.0f, 0.3f, 0.4f, "reverse/hard_sigmoid/b8"}}) {
+    Case c;
+    c.kind = Kind::Rnn;
+    c.family = "rnn";
+    c.block = 8;
+    const int64_t dirs = r.dir == 2 ? 2 : 1;
+    c.p = {r.seq, r.batch, r.input, r.hidden, r.dir, r.act0, r.act1, 1};
+    c.f = {r.clip, r.alpha0, r.beta0, 0.0f, 0.0f};
+    c.in.push_back(genUniform(nextSeed(), (size_t)(r.seq * r.batch * r.input)));
+    c.in.push_back(genUniform(nextSeed(), (size_t)(dirs * r.hidden * r.input), 0.25f));
+    c.in.push_back(genUniform(nextSeed(), (size_t)(dirs * r.hidden * r.hidden), 0.125f));
+    c.in.push_back(genUniform(nextSeed(), (size_t)(dirs * 2 * r.hidden), 0.25f));
+    c.in.push_back(genUniform(nextSeed(), (size_t)(dirs * r.batch * r.hidden)));
+    c.shape = dims({r.seq, r.batch, r.input, r.hidden}) +
+              (r.dir == 2 ? " bidir" : " reverse");
+    c.name = "rnn/" + dims({r.seq, r.batch, r.input, r.hidden}) + "/" + r.n;
+    cs.push_back(c);
+  }
   return cs;
 }
 
@@ -1323,6 +1354,20 @@ Output runCpu(const Case &c) {
     o.addF32(Yh);
     if (c.kind == Kind::Lstm)
       o.addF32(Yc);
+    break;
+  }
+  case Kind::Rnn: {
+    int64_t seq = c.p[0], batch = c.p[1], input = c.p[2], hidden = c.p[3];
+    int64_t dirs = c.p[4] == 2 ? 2 : 1;
+    std::vector<float> Y((size_t)(seq * dirs * batch * hidden)),
+        Yh((size_t)(dirs * batch * hidden));
+    o.status = plumb_rt_rnn_f32(
+        c.in[0].data(), c.in[1].data(), c.in[2].data(), c.in[3].data(),
+        nullptr, c.p[7] ? c.in[4].data() : nullptr, seq, batch, input, hidden,
+        (int32_t)c.p[4], c.f[0], (int32_t)c.p[5], c.f[1], c.f[2],
+        (int32_t)c.p[6], c.f[3], c.f[4], Y.data(), Yh.data(), c.block);
+    o.addF32(Y);
+    o.addF32(Yh);
     break;
   }
   case Kind::Cast: {

@@ -62,6 +62,8 @@ enum class Kind {
   TopK,         // p: axis k largest, ia: input shape; in: input
   GridSample,   // p: mode padding align, ia: input shape, ib: output shape;
                 // in: input, grid
+  Rnn,          // p: seq batch input hidden dir act0 act1 hasInitialH
+                // f: clip alpha0 beta0 alpha1 beta1
 };
 
 enum MathFn {

@@ -461,6 +461,35 @@ FailureOr<OpCounts> GRUOp::getCounts() {
   return c.finish();
 }
 
+/// rnn, per step, batch row, direction and hidden unit: one (input + H)-term
+/// dot product; 3 adds (x.W + h.R + Wb + Rb); clip 2 compare steps; the
+/// activation: 1 transcendental for tanh, sigmoid, elu and softplus, else 1
+/// elementwise (relu, leaky_relu, thresholded_relu, softsign) or 2
+/// (hard_sigmoid), plus 2 compare steps for hard_sigmoid's clamp.
+FailureOr<OpCounts> RNNOp::getCounts() {
+  Counter c(getOperation());
+  CheckedCount units =
+      rnnSteps(getX(), getW()) * CheckedCount::fromDim(getHiddenSize());
+  ArrayRef<int64_t> xs = shapeOf(getX());
+  CheckedCount k =
+      CheckedCount::fromDim(xs[2]) + CheckedCount::fromDim(getHiddenSize());
+  c.macs = units * k;
+  // The dearer of the two directions' activations prices every unit.
+  uint64_t e = 0, t = 0, cmp = 0;
+  for (Attribute a : getActivations()) {
+    StringRef n = cast<StringAttr>(a).getValue();
+    bool trans = n == "tanh" || n == "sigmoid" || n == "elu" ||
+                 n == "softplus";
+    t = std::max<uint64_t>(t, trans ? 1 : 0);
+    e = std::max<uint64_t>(e, n == "hard_sigmoid" ? 2 : trans ? 0 : 1);
+    cmp = std::max<uint64_t>(cmp, n == "hard_sigmoid" ? 2 : 0);
+  }
+  c.elementwise = units * CheckedCount(3 + e);
+  c.compare = units * CheckedCount((getClip() ? 2 : 0) + cmp);
+  c.transcendental = units * CheckedCount(t);
+  return c.finish();
+}
+
 //===----------------------------------------------------------------------===//
 // Control flow
 //===----------------------------------------------------------------------===//

@@ -907,6 +907,28 @@ LogicalResult GRUOp::lowerToKernelCalls(KernelLowering &l, std::string &) {
   return success();
 }
 
+LogicalResult RNNOp::lowerToKernelCalls(KernelLowering &l, std::string &) {
+  ArrayRef<int64_t> x = shapeOf(getX());
+  Operation *op = getOperation();
+  KernelCall &c = l.call("rnn_f32", "rnn");
+  c.operand(0, ElemType::F32).operand(1, ElemType::F32).operand(2, ElemType::F32);
+  optional(c, op, getB()).null();
+  optional(c, op, getInitialH()).i64(x[0]).i64(x[1]).i64(x[2]).i64(getHiddenSize());
+  rnnDirection(c, getDirection())
+      .f32(getClip() ? getClip()->convertToFloat() : 0.0f);
+  ArrayAttr acts = getActivations();
+  ArrayRef<float> alpha = getActivationAlpha(), beta = getActivationBeta();
+  // Direction 1's activation is direction 0's when there is one direction
+  // (the kernel reads it only for bidirectional).
+  for (size_t d = 0; d < 2; ++d) {
+    size_t k = d < acts.size() ? d : 0;
+    auto code = activationCode(cast<StringAttr>(acts[k]).getValue());
+    c.code(code->second, code->first).f32(alpha[k]).f32(beta[k]);
+  }
+  c.result(0, ElemType::F32).result(1, ElemType::F32).i64(treeBlock(op));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Indexed writes
 //===----------------------------------------------------------------------===//

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/Plumb/IR/PlumbOps.h"
 #include "dialects/Plumb/IR/PlumbShapes.h"
+#include "plumb/runtime/elementwise.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -611,6 +612,44 @@ LogicalResult LSTMDynQuantOp::verify() {
 }
 
 LogicalResult GRUOp::verify() { return verifyRnn(*this, 3); }
+
+std::optional<std::pair<int32_t, StringRef>>
+RNNOp::activationCode(StringRef name) {
+  static const std::tuple<const char *, int32_t, const char *> kActs[] = {
+      {"tanh", PLUMB_RT_TANH, "PLUMB_RT_TANH"},
+      {"sigmoid", PLUMB_RT_SIGMOID, "PLUMB_RT_SIGMOID"},
+      {"relu", PLUMB_RT_RELU, "PLUMB_RT_RELU"},
+      {"leaky_relu", PLUMB_RT_LEAKY_RELU, "PLUMB_RT_LEAKY_RELU"},
+      {"thresholded_relu", PLUMB_RT_THRESHOLDED_RELU,
+       "PLUMB_RT_THRESHOLDED_RELU"},
+      {"hard_sigmoid", PLUMB_RT_HARD_SIGMOID, "PLUMB_RT_HARD_SIGMOID"},
+      {"elu", PLUMB_RT_ELU, "PLUMB_RT_ELU"},
+      {"softsign", PLUMB_RT_SOFTSIGN, "PLUMB_RT_SOFTSIGN"},
+      {"softplus", PLUMB_RT_SOFTPLUS, "PLUMB_RT_SOFTPLUS"}};
+  for (auto [n, code, enumName] : kActs)
+    if (name == n)
+      return std::make_pair(code, StringRef(enumName));
+  return std::nullopt;
+}
+
+LogicalResult RNNOp::verify() {
+  if (failed(verifyRnn(*this, 1)))
+    return failure();
+  const size_t dirs = *directions(*this, getDirection());
+  if (getActivations().size() != dirs ||
+      getActivationAlpha().size() != dirs ||
+      getActivationBeta().size() != dirs)
+    return emitOpError() << "needs one activation, activation_alpha and "
+                            "activation_beta per direction ("
+                         << dirs << ")";
+  for (Attribute a : getActivations())
+    if (!activationCode(cast<StringAttr>(a).getValue()))
+      return emitOpError() << "activation '" << cast<StringAttr>(a).getValue()
+                           << "' is not one of tanh, sigmoid, relu, "
+                              "leaky_relu, thresholded_relu, hard_sigmoid, "
+                              "elu, softsign, softplus";
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // Control flow

@@ -970,6 +970,47 @@ def Plumb_GRUOp : Plumb_ComputeOp<"gru",
   let hasVerifier = 1;
 }
 
+def Plumb_RNNOp : Plumb_ComputeOp<"rnn",
+    [Pure, AttrSizedOperandSegments, Plumb_HasReductionTree]> {
+  let summary = "ONNX RNN (Elman; layout 0)";
+  let description = [{
+    X [seq, batch, input], W [dirs, H, input], R [dirs, H, H], B [dirs, 2H],
+    initial_h [dirs, batch, H]. Per step, with dot products by `tree`:
+    a = (xW + hR), then + Wb, then + Rb (no additions without B), clipped
+    to [-clip, clip] when `clip` is given, H = f(a). `activations` holds one
+    activation per direction, by the name of the plumb op that computes it
+    (tanh, sigmoid, relu, leaky_relu, thresholded_relu, hard_sigmoid, elu,
+    softsign, softplus), with its `activation_alpha` / `activation_beta`
+    (one each per direction; 0 where the op takes none): f(v) is that op's
+    per-element function, bit for bit. Results Y [seq, dirs, batch, H] and
+    Y_h [dirs, batch, H]. Runtime rnn.h, plumb_rt_rnn_f32.
+
+    ```mlir
+    %y, %yh = plumb.rnn %x, %w, %r {activation_alpha = array<f32: 0.0>, activation_beta = array<f32: 0.0>, activations = ["tanh"], direction = "forward", hidden_size = 16 : i64} : (...) -> (...)
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$x, Plumb_FloatTensor:$w,
+                       Plumb_FloatTensor:$r, Optional<Plumb_FloatTensor>:$b,
+                       Optional<Plumb_FloatTensor>:$initial_h,
+                       StrAttr:$direction, I64Attr:$hidden_size,
+                       StrArrayAttr:$activations,
+                       DenseF32ArrayAttr:$activation_alpha,
+                       DenseF32ArrayAttr:$activation_beta,
+                       OptionalAttr<F32Attr>:$clip, Plumb_OptTree:$tree);
+  let results = (outs Plumb_FloatTensor:$y, Plumb_FloatTensor:$y_h);
+  let assemblyFormat = [{
+    $x `,` $w `,` $r (`bias` $b^)? (`initial_h` $initial_h^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The plumb_rt_unary_f32 code of activation `name` and the name of its
+    /// enum constant; std::nullopt for a name the op does not take.
+    static std::optional<std::pair<int32_t, llvm::StringRef>>
+    activationCode(llvm::StringRef name);
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Control flow
 //===----------------------------------------------------------------------===//

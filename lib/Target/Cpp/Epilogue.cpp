@@ -93,6 +93,8 @@ public:
   /// A per-channel parameter vector ([C], batch_norm's scale, bias, mean,
   /// variance): element co.
   bool channelParam(Value v, std::string &expr) {
+    if (flat) // a flat range has no channel index
+      return false;
     auto t = cast<RankedTensorType>(v.getType());
     if (t.getRank() != 1 || t.getDimSize(0) != out[1])
       return false;

@@ -1,6 +1,6 @@
-//===- test/unit/runtime/rnn_test.cpp - LSTM and GRU kernels -*- C++ -*-===//
+//===- test/unit/runtime/rnn_test.cpp - LSTM, GRU, RNN kernels -*- C++ -*-===//
 //
-// Part of Plumb. LSTM / GRU against float64 implementations of the ONNX
+// Part of Plumb. LSTM / GRU / RNN against float64 implementations of the ONNX
 // equations (tolerance), plus exact structural properties: reverse equals
 // forward on the reversed sequence, bidirectional equals the two single
 // directions, seq_lens equals running the shorter sequence alone, and the
@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "plumb/runtime/elementwise.h"
 #include "plumb/runtime/rnn.h"
 #include "plumb/runtime/threads.h"
 
@@ -450,4 +451,181 @@ TEST(Rnn, LstmDqPackedSchedulesBitwise) {
                                   pk.data()),
             PLUMB_RT_EINVAL);
   EXPECT_EQ(plumb_rt_lstm_dq_packed_size(40000, H, 0), -1);
+}
+
+namespace {
+
+/// float64 RNN, one direction, forward, full lengths; f is the activation.
+template <typename Fn>
+void rnnRef(const std::vector<float> &X, const float *W, const float *R,
+            const float *B, const float *h0, int64_t S_, int64_t Bn_,
+            int64_t I_, int64_t H_, Fn f, std::vector<double> &Y) {
+  std::vector<double> h((size_t)(Bn_ * H_), 0.0);
+  if (h0)
+    for (size_t i = 0; i < h.size(); ++i)
+      h[i] = h0[i];
+  Y.assign((size_t)(S_ * Bn_ * H_), 0.0);
+  for (int64_t t = 0; t < S_; ++t) {
+    std::vector<double> hn(h.size());
+    for (int64_t b = 0; b < Bn_; ++b)
+      for (int64_t j = 0; j < H_; ++j) {
+        double a = 0;
+        for (int64_t i = 0; i < I_; ++i)
+          a += (double)X[(size_t)((t * Bn_ + b) * I_ + i)] * W[j * I_ + i];
+        for (int64_t k = 0; k < H_; ++k)
+          a += h[(size_t)(b * H_ + k)] * R[j * H_ + k];
+        if (B)
+          a += (double)B[j] + B[H_ + j];
+        hn[(size_t)(b * H_ + j)] = f(a);
+      }
+    h = hn;
+    for (size_t i = 0; i < h.size(); ++i)
+      Y[(size_t)(t * Bn_ * H_) + i] = h[i];
+  }
+}
+
+} // namespace
+
+TEST(Rnn, RnnMatchesFloat64) {
+  auto X = rnd(S * Bn * I, 31, 1.0f);
+  auto W = rnd(H * I, 32), R = rnd(H * H, 33), B = rnd(2 * H, 34),
+       h0 = rnd(Bn * H, 35);
+  struct Act {
+    int32_t code;
+    float alpha;
+    double (*f)(double);
+  };
+  const Act acts[] = {
+      {PLUMB_RT_TANH, 0.0f, [](double a) { return std::tanh(a); }},
+      {PLUMB_RT_SIGMOID, 0.0f, [](double a) { return sig(a); }},
+      {PLUMB_RT_RELU, 0.0f, [](double a) { return a > 0 ? a : 0.0; }},
+      {PLUMB_RT_LEAKY_RELU, 0.125f,
+       [](double a) { return a >= 0 ? a : 0.125 * a; }}};
+  for (const Act &act : acts)
+    for (int useB = 0; useB < 2; ++useB)
+      for (int64_t block : {0, 2}) {
+        std::vector<float> Y(S * Bn * H), Yh(Bn * H);
+        ASSERT_EQ(plumb_rt_rnn_f32(X.data(), W.data(), R.data(),
+                                   useB ? B.data() : nullptr, nullptr,
+                                   h0.data(), S, Bn, I, H,
+                                   PLUMB_RT_RNN_FORWARD, 0.0f, act.code,
+                                   act.alpha, 0.0f, PLUMB_RT_TANH, 0.0f, 0.0f,
+                                   Y.data(), Yh.data(), block),
+                  0);
+        std::vector<double> rY;
+        rnnRef(X, W.data(), R.data(), useB ? B.data() : nullptr, h0.data(), S,
+               Bn, I, H, act.f, rY);
+        for (size_t i = 0; i < Y.size(); ++i)
+          ASSERT_NEAR(Y[i], rY[i], 1e-5) << "act " << act.code << " i " << i;
+        for (size_t i = 0; i < Yh.size(); ++i)
+          ASSERT_EQ(Yh[i], Y[(S - 1) * Bn * H + i]);
+      }
+  // Clip bounds the pre-activation: relu(clip(a)) <= clip.
+  std::vector<float> Y(S * Bn * H), Yh(Bn * H);
+  ASSERT_EQ(plumb_rt_rnn_f32(X.data(), W.data(), R.data(), B.data(), nullptr,
+                             nullptr, S, Bn, I, H, PLUMB_RT_RNN_FORWARD, 0.25f,
+                             PLUMB_RT_RELU, 0.0f, 0.0f, PLUMB_RT_RELU, 0.0f,
+                             0.0f, Y.data(), Yh.data(), 0),
+            0);
+  float hi = 0.0f;
+  for (float v : Y)
+    hi = v > hi ? v : hi;
+  EXPECT_EQ(hi, 0.25f);
+  // An unknown activation code is refused.
+  EXPECT_EQ(plumb_rt_rnn_f32(X.data(), W.data(), R.data(), B.data(), nullptr,
+                             nullptr, S, Bn, I, H, PLUMB_RT_RNN_FORWARD, 0.0f,
+                             9999, 0.0f, 0.0f, PLUMB_RT_TANH, 0.0f, 0.0f,
+                             Y.data(), Yh.data(), 0),
+            PLUMB_RT_EINVAL);
+}
+
+TEST(Rnn, RnnDirectionsSeqLensAndThreadsBitwise) {
+  // H = 150: two gate blocks (of 128 units) per batch entry, a partial
+  // last one among them.
+  const int64_t Hs = 150;
+  auto X = rnd(S * Bn * I, 41, 1.0f);
+  auto W = rnd(2 * Hs * I, 42), R = rnd(2 * Hs * Hs, 43, 0.2f),
+       B = rnd(2 * 2 * Hs, 44), h0 = rnd(2 * Bn * Hs, 45);
+  std::vector<float> Xr(X.size());
+  for (int64_t t = 0; t < S; ++t)
+    std::memcpy(&Xr[(S - 1 - t) * Bn * I], &X[t * Bn * I], Bn * I * 4);
+  auto run = [&](const std::vector<float> &x, const float *w, const float *r,
+                 const float *b, const float *ih, int dir, int32_t a0,
+                 int32_t a1, const int32_t *lens, std::vector<float> &Y,
+                 std::vector<float> &Yh) {
+    const int64_t dirs = dir == PLUMB_RT_RNN_BIDIRECTIONAL ? 2 : 1;
+    Y.assign(S * dirs * Bn * Hs, -1.0f);
+    Yh.assign(dirs * Bn * Hs, -1.0f);
+    return plumb_rt_rnn_f32(x.data(), w, r, b, lens, ih, S, Bn, I, Hs, dir,
+                            0.0f, a0, 0.0f, 0.0f, a1, 0.0f, 0.0f, Y.data(),
+                            Yh.data(), 8);
+  };
+  const float *w1 = W.data() + Hs * I, *r1 = R.data() + Hs * Hs,
+              *b1 = B.data() + 2 * Hs, *h1 = h0.data() + Bn * Hs;
+  plumb_rt_set_threads(1);
+  std::vector<float> Yf, Yhf, Yr, Yhr, Yx, Yhx, Yb, Yhb;
+  ASSERT_EQ(run(X, W.data(), R.data(), B.data(), h0.data(),
+                PLUMB_RT_RNN_FORWARD, PLUMB_RT_RELU, PLUMB_RT_TANH, nullptr, Yf,
+                Yhf),
+            0);
+  // Reverse takes direction 0's activation slot (act0).
+  ASSERT_EQ(run(X, w1, r1, b1, h1, PLUMB_RT_RNN_REVERSE, PLUMB_RT_TANH,
+                PLUMB_RT_RELU, nullptr, Yr, Yhr),
+            0);
+  ASSERT_EQ(run(Xr, w1, r1, b1, h1, PLUMB_RT_RNN_FORWARD, PLUMB_RT_TANH,
+                PLUMB_RT_RELU, nullptr, Yx, Yhx),
+            0);
+  ASSERT_EQ(Yhr, Yhx);
+  for (int64_t t = 0; t < S; ++t)
+    ASSERT_EQ(0, std::memcmp(&Yr[t * Bn * Hs], &Yx[(S - 1 - t) * Bn * Hs],
+                             Bn * Hs * 4));
+  // Bidirectional (relu forward, tanh reverse) == the two directions.
+  ASSERT_EQ(run(X, W.data(), R.data(), B.data(), h0.data(),
+                PLUMB_RT_RNN_BIDIRECTIONAL, PLUMB_RT_RELU, PLUMB_RT_TANH,
+                nullptr, Yb, Yhb),
+            0);
+  for (int64_t t = 0; t < S; ++t) {
+    ASSERT_EQ(0, std::memcmp(&Yb[(t * 2 + 0) * Bn * Hs], &Yf[t * Bn * Hs],
+                             Bn * Hs * 4));
+    ASSERT_EQ(0, std::memcmp(&Yb[(t * 2 + 1) * Bn * Hs], &Yr[t * Bn * Hs],
+                             Bn * Hs * 4));
+  }
+  ASSERT_EQ(0, std::memcmp(Yhb.data(), Yhf.data(), Bn * Hs * 4));
+  ASSERT_EQ(0, std::memcmp(Yhb.data() + Bn * Hs, Yhr.data(), Bn * Hs * 4));
+  for (int t : {2, 3, 4, 8}) {
+    plumb_rt_set_threads(t);
+    std::vector<float> Yt, Yht;
+    ASSERT_EQ(run(X, W.data(), R.data(), B.data(), h0.data(),
+                  PLUMB_RT_RNN_BIDIRECTIONAL, PLUMB_RT_RELU, PLUMB_RT_TANH,
+                  nullptr, Yt, Yht),
+              0);
+    ASSERT_EQ(Yt, Yb) << t << " threads";
+    ASSERT_EQ(Yht, Yhb) << t << " threads";
+  }
+  plumb_rt_set_threads(1);
+  // seq_lens {S, 2, 0}: entry 0 unchanged, later rows zero, Y_h the state
+  // after the processed steps (the initial state for length 0).
+  int32_t lens[] = {(int32_t)S, 2, 0};
+  std::vector<float> Yl, Yhl;
+  ASSERT_EQ(run(X, W.data(), R.data(), B.data(), h0.data(),
+                PLUMB_RT_RNN_BIDIRECTIONAL, PLUMB_RT_RELU, PLUMB_RT_TANH, lens,
+                Yl, Yhl),
+            0);
+  for (int64_t t = 0; t < S; ++t)
+    for (int64_t d = 0; d < 2; ++d)
+      for (int64_t j = 0; j < Hs; ++j) {
+        ASSERT_EQ(Yl[((t * 2 + d) * Bn + 0) * Hs + j],
+                  Yb[((t * 2 + d) * Bn + 0) * Hs + j]);
+        if (t >= 2)
+          ASSERT_EQ(Yl[((t * 2 + d) * Bn + 1) * Hs + j], 0.0f);
+        ASSERT_EQ(Yl[((t * 2 + d) * Bn + 2) * Hs + j], 0.0f);
+      }
+  for (int64_t j = 0; j < Hs; ++j) {
+    ASSERT_EQ(Yhl[(0 * Bn + 2) * Hs + j], h0[(0 * Bn + 2) * Hs + j]);
+    ASSERT_EQ(Yhl[(1 * Bn + 2) * Hs + j], h0[(1 * Bn + 2) * Hs + j]);
+    ASSERT_EQ(Yhl[(0 * Bn + 1) * Hs + j],
+              Yl[((1 * 2 + 0) * Bn + 1) * Hs + j]);
+    ASSERT_EQ(Yhl[(1 * Bn + 1) * Hs + j],
+              Yl[((0 * 2 + 1) * Bn + 1) * Hs + j]);
+  }
 }

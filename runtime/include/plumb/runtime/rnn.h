@@ -1,8 +1,9 @@
 //===- runtime/include/plumb/runtime/rnn.h - LSTM and GRU ------*- C++ -*-===//
 //
-// Part of Plumb. ONNX LSTM and GRU, layout 0 (X [seq, batch, input], Y [seq,
+// Part of Plumb. ONNX LSTM, GRU and RNN, layout 0 (X [seq, batch, input], Y [seq,
 // dirs, batch, hidden]), directions forward / reverse / bidirectional,
-// default activations (f = Sigmoid, g = h = Tanh, from math.h).
+// default activations (f = Sigmoid, g = h = Tanh, from math.h); RNN takes
+// its activation by op code.
 //
 // Every gate pre-activation of unit j (gate row g = gate * H + j) at a step:
 //   xw = treeDot(X_t[b, :], W[g, :], I, block)     (tree.h, fmaf chunks)
@@ -22,6 +23,10 @@
 //   linear_before_reset = 1: t = treeDot(H_prev, R_h[j, :]); t = t + Rbh (if
 //       B); t = r * t; a_h = xw_h + t; a_h = a_h + Wbh (if B)
 //   h~ = tanh(clip(a_h));  H = ((1 - z) * h~) + (z * H_prev).
+// RNN (one gate; activation f per direction, a plumb_rt_unary_f32 op code
+// with its alpha / beta):
+//   a as above (xw + hr, + Wb, + Rb), clipped; H = f(a) (unaryF32 of
+//   elementwise.h: the same function as the plumb op of that code).
 // Without B no bias additions happen at all. Without initial_h / initial_c
 // the states start at +0.0. seq_lens (int32, per batch entry, 0..seq) may be
 // null (= all seq): entry b runs steps t < seq_lens[b] only (reverse: from
@@ -112,6 +117,19 @@ int plumb_rt_gru_f32(const float *X, const float *W, const float *R,
                      const float *initial_h, int64_t seq, int64_t batch,
                      int64_t input, int64_t hidden, int32_t direction,
                      float clip, int32_t linear_before_reset, float *Y,
+                     float *Y_h, int64_t block);
+
+/// RNN (Elman). W [dirs, H, I], R [dirs, H, H], B [dirs, 2H] or null,
+/// initial_h [dirs, batch, H] or null. act0 / alpha0 / beta0 is the
+/// activation of direction 0 (forward, or the only direction), act1 ... that
+/// of direction 1 (bidirectional only): plumb_rt_unary_f32 op codes (an
+/// unknown code is PLUMB_RT_EINVAL). Outputs Y [seq, dirs, batch, H] and Y_h.
+int plumb_rt_rnn_f32(const float *X, const float *W, const float *R,
+                     const float *B, const int32_t *seq_lens,
+                     const float *initial_h, int64_t seq, int64_t batch,
+                     int64_t input, int64_t hidden, int32_t direction,
+                     float clip, int32_t act0, float alpha0, float beta0,
+                     int32_t act1, float alpha1, float beta1, float *Y,
                      float *Y_h, int64_t block);
 
 #ifdef __cplusplus
