@@ -1087,6 +1087,132 @@ for _n, _s in [("cspdarknet53", 160), ("resnet18d", 224), ("nfnet_l0", 160),
 
 
 # ---------------------------------------------------------------------------
+# Third wave (w3_*): architectures added to widen the set again after the
+# first two were tuned on -- attention hybrids, rarer conv blocks (selective
+# kernels, split attention, lambda and halo layers, weight standardization,
+# fold/unfold), video convs, FFT token mixing and more HF families.
+# ---------------------------------------------------------------------------
+for _n, _s in [("cait_xxs24_224", 224), ("coatnet_nano_rw_224", 224),
+               ("maxvit_nano_rw_256", 256), ("efficientvit_m0", 224),
+               ("levit_conv_128s", 224), ("semnasnet_100", 224),
+               ("spnasnet_100", 224), ("dpn48b", 224),
+               ("res2net50_14w_8s", 160), ("selecsls42b", 224),
+               ("xception41", 160), ("pvt_v2_b0", 224),
+               ("convit_tiny", 224), ("resnetv2_50x1_bit", 160),
+               ("nf_resnet26", 160), ("lambda_resnet26t", 256),
+               ("halonet26t", 256), ("botnet26t_256", 256),
+               ("volo_d1_224", 224), ("poolformerv2_s12", 224),
+               ("mambaout_femto", 224), ("gernet_s", 224),
+               ("skresnet18", 224), ("cs3darknet_s", 224),
+               ("ecaresnet26t", 224), ("efficientnet_lite0", 224),
+               ("mobilenetv2_050", 224), ("hardcorenas_a", 224),
+               ("vit_tiny_r_s16_p8_224", 224), ("regnetz_b16", 224),
+               ("repghostnet_050", 224), ("fastvit_mci0", 256)]:
+    arch("w3_timm_" + _n, "timm 1.0.31 %s(pretrained=False) @%d" % (_n, _s))(
+        timm_model(_n, _s))
+
+for _n, _s in [("regnet_y_800mf", 224), ("efficientnet_b1", 224),
+               ("shufflenet_v2_x1_5", 224)]:
+    arch("w3_tv_" + _n, "torchvision 0.29.2 %s(weights=None) @%d" % (_n, _s))(
+        tv(_n, _s))
+
+arch("w3_tv_deeplabv3_resnet50",
+     "torchvision 0.29.2 deeplabv3_resnet50(weights=None) @160")(
+    tv_seg("deeplabv3_resnet50", 160))
+
+
+def w3_video(name):
+    def build():
+        import torchvision.models.video as vm
+        torch.manual_seed(0)
+        m = getattr(vm, name)(weights=None)
+        g = gen("w3_tv_" + name)
+        calibrate_bn(m, lambda: (torch.randn(2, 3, 8, 112, 112, generator=g),))
+        return m, [("input", torch.randn(1, 3, 8, 112, 112, generator=g))], {}
+    return build
+
+
+for _n in ["mc3_18", "r2plus1d_18"]:
+    arch("w3_tv_" + _n, "torchvision 0.29.2 video %s(weights=None), "
+         "8 frames @112" % _n)(w3_video(_n))
+
+
+@arch("w3_tv_raft_small", "torchvision 0.29.2 raft_small(weights=None), "
+      "two 128x128 frames, 4 flow updates")
+def w3_raft():
+    import torchvision.models.optical_flow as of
+    torch.manual_seed(0)
+    m = of.raft_small(weights=None)
+
+    class Raft(nn.Module):
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, a, b):
+            return self.m(a, b, num_flow_updates=4)[-1]
+    g = gen("w3_tv_raft_small")
+    return (Raft(m).eval(), [("image1", image(g, 1, 3, 128, 128)),
+                             ("image2", image(g, 1, 3, 128, 128))], {})
+
+
+arch("w3_hf_fnet", "transformers 5.23 FNetModel(FNetConfig small): "
+     "Fourier token mixing")(hf_encoder(
+         "w3_hf_fnet", lambda t: t.FNetConfig(
+             vocab_size=VOCAB, hidden_size=256, num_hidden_layers=4,
+             intermediate_size=1024, max_position_embeddings=128,
+             use_tpu_fourier_optimizations=False),
+         "FNetModel", keys=("last_hidden_state",)))
+arch("w3_hf_squeezebert",
+     "transformers 5.23 SqueezeBertModel(SqueezeBertConfig small)")(hf_encoder(
+         "w3_hf_squeezebert", lambda t: t.SqueezeBertConfig(
+             **dict(SMALL, embedding_size=256)), "SqueezeBertModel"))
+arch("w3_hf_funnel", "transformers 5.23 FunnelBaseModel(FunnelConfig small)")(
+    hf_encoder("w3_hf_funnel", lambda t: t.FunnelConfig(
+        vocab_size=VOCAB, block_sizes=[1, 1, 1], d_model=256, n_head=4,
+        d_head=64, d_inner=1024), "FunnelBaseModel"))
+arch("w3_hf_mpnet", "transformers 5.23 MPNetModel(MPNetConfig small)")(
+    hf_encoder("w3_hf_mpnet", lambda t: t.MPNetConfig(
+        **dict(SMALL, max_position_embeddings=130)), "MPNetModel",
+        token_types=False))
+arch("w3_hf_megatron_bert",
+     "transformers 5.23 MegatronBertModel(MegatronBertConfig small)")(
+    hf_encoder("w3_hf_megatron_bert", lambda t: t.MegatronBertConfig(**SMALL),
+               "MegatronBertModel"))
+
+for _n, _cls, _cfg, _size, _key in [
+        ("yolos", "YolosModel", lambda t: t.YolosConfig(
+            **_VIT, image_size=[224, 224], num_detection_tokens=10), 224,
+         "last_hidden_state"),
+        ("convnextv2", "ConvNextV2Model", lambda t: t.ConvNextV2Config(
+            hidden_sizes=[40, 80, 160, 320], depths=[2, 2, 6, 2]), 224,
+         "pooler_output"),
+        ("poolformer", "PoolFormerModel", lambda t: t.PoolFormerConfig(
+            hidden_sizes=[64, 128, 320, 512], depths=[2, 2, 6, 2]), 224,
+         "last_hidden_state"),
+        ("cvt", "CvtModel", lambda t: t.CvtConfig(), 224, "last_hidden_state"),
+        ("levit", "LevitModel", lambda t: t.LevitConfig(), 224,
+         "pooler_output"),
+        ("pvt_v2", "PvtV2Model", lambda t: t.PvtV2Config(), 224,
+         "last_hidden_state"),
+        ("hiera", "HieraModel", lambda t: t.HieraConfig(
+            embed_dim=48, depths=[1, 2, 3, 1], num_heads=[1, 2, 4, 8]), 224,
+         "pooler_output")]:
+    arch("w3_hf_" + _n, "transformers 5.23 %s (small config) @%d" % (_cls, _size))(
+        wave2_hf_vision("w3_hf_" + _n, _cfg, _cls, _size, _key))
+
+arch("w3_hf_data2vec_audio",
+     "transformers 5.23 Data2VecAudioModel (small), 1 s audio")(
+    wave2_audio("w3_hf_data2vec_audio", "Data2VecAudioModel",
+                lambda t: t.Data2VecAudioConfig(**_W2V)))
+arch("w3_hf_w2v2_conformer",
+     "transformers 5.23 Wav2Vec2ConformerModel (small, rotary), 1 s audio")(
+    wave2_audio("w3_hf_w2v2_conformer", "Wav2Vec2ConformerModel",
+                lambda t: t.Wav2Vec2ConformerConfig(
+                    **dict(_W2V, position_embeddings_type="rotary"))))
+
+
+# ---------------------------------------------------------------------------
 # Dynamic-shape variants: what users' exports look like (symbolic batch and
 # sequence dims); check-models binds them with --input-shape.
 # ---------------------------------------------------------------------------
@@ -1126,7 +1252,7 @@ def export(name, spec, exporter, out_dir, dynamic):
         with torch.no_grad(), warnings.catch_warnings(), \
                 contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
             warnings.simplefilter("ignore")
-            if exporter == "dynamo":
+            if exporter.startswith("dynamo"):
                 if dynamic:
                     # Dim.DYNAMIC: torch infers the ranges (position
                     # tables bound the sequence) and equal dims across inputs.
@@ -1141,6 +1267,8 @@ def export(name, spec, exporter, out_dir, dynamic):
                             params[0].kind == params[0].VAR_POSITIONAL:
                         specs = (specs,)
                     kw["dynamic_shapes"] = specs
+                if exporter != "dynamo":  # dynamo<N>: opset N
+                    kw["opset_version"] = int(exporter[len("dynamo"):])
                 torch.onnx.export(model, args, path, dynamo=True,
                                   external_data=False, **kw)
             else:

@@ -151,6 +151,31 @@ bool InputFiles::checkNames(mlir::func::FuncOp func, Failure &failure) const {
   return true;
 }
 
+void shapesFromSamples(importer::ImportOptions &opts, const InputFiles &files,
+                       std::vector<std::string> *taken) {
+  if (files.byName.empty() && files.dir.empty())
+    return;
+  opts.bindings.sampleShape = [files, taken](unsigned i, const std::string &name,
+                                             std::vector<int64_t> &shape,
+                                             std::string &err) {
+    std::string file = files.fileFor(i, name);
+    if (file.empty())
+      return false;
+    exec::Tensor t;
+    if (!readTensorFile(file, t, err))
+      return false;
+    shape = t.shape;
+    if (taken) {
+      std::string dims;
+      for (size_t k = 0; k < shape.size(); ++k)
+        dims += (k ? "x" : "") + std::to_string(shape[k]);
+      taken->push_back("--input-shape");
+      taken->push_back(name + "=" + dims);
+    }
+    return true;
+  };
+}
+
 bool readInputs(mlir::func::FuncOp func, const InputFiles &files,
                 std::vector<exec::Tensor> &inputs, Failure &failure) {
   if (!files.checkNames(func, failure))

@@ -1383,7 +1383,8 @@ bool resolveInputType(const onnx::ValueInfoProto &input, DType &dtype,
 
 bool resolveInputShape(const onnx::ValueInfoProto &input,
                        const InputBindings &b, const LoadLimits &limits,
-                       std::vector<int64_t> &shape, ImportError &err) {
+                       std::vector<int64_t> &shape, ImportError &err,
+                       unsigned index) {
   const std::string &name = input.name();
   std::string what = "input " + quote(name);
   if (input.has_type() && input.type().value_case() !=
@@ -1427,38 +1428,62 @@ bool resolveInputShape(const onnx::ValueInfoProto &input,
       }
     }
   } else {
+    // The model's own shape, up to its first free dimension (whose message
+    // is kept: it stands unless a sample input supplies the shape).
+    std::string freeDim;
     if (!mshape)
-      return fail(err, what + " has no shape; give it with --input-shape " +
-                           name + "=...");
-    if (mshape->dim_size() > limits.maxRank)
+      freeDim = what + " has no shape; give it with --input-shape " + name +
+                "=...";
+    else if (mshape->dim_size() > limits.maxRank)
       return fail(err, what + " has rank " +
                            std::to_string(mshape->dim_size()) +
                            "; the limit is " + std::to_string(limits.maxRank));
-    for (int i = 0; i < mshape->dim_size(); ++i) {
+    for (int i = 0; mshape && freeDim.empty() && i < mshape->dim_size(); ++i) {
       const auto &d = mshape->dim(i);
       if (d.has_dim_value()) {
         if (d.dim_value() < 0)
-          return fail(err, what + " has an unknown dimension (dim " +
-                               std::to_string(i) + ", written as " +
-                               std::to_string(d.dim_value()) +
-                               "); give its shape with --input-shape " + name +
-                               "=...");
-        result.push_back(d.dim_value());
+          freeDim = what + " has an unknown dimension (dim " +
+                    std::to_string(i) + ", written as " +
+                    std::to_string(d.dim_value()) +
+                    "); give its shape with --input-shape " + name + "=...";
+        else
+          result.push_back(d.dim_value());
       } else if (d.has_dim_param() && !d.dim_param().empty()) {
         auto dit = b.dims.find(d.dim_param());
         if (dit == b.dims.end())
-          return fail(err, what + " has free dimension " +
-                               quote(d.dim_param()) + " (dim " +
-                               std::to_string(i) + "); bind it with --dim " +
-                               d.dim_param() + "=N or --input-shape " + name +
-                               "=...");
-        result.push_back(dit->second);
+          freeDim = what + " has free dimension " + quote(d.dim_param()) +
+                    " (dim " + std::to_string(i) + "); bind it with --dim " +
+                    d.dim_param() + "=N or --input-shape " + name + "=...";
+        else
+          result.push_back(dit->second);
       } else {
-        return fail(err, what + " has an unknown dimension (dim " +
-                             std::to_string(i) +
-                             "); give its shape with --input-shape " + name +
-                             "=...");
+        freeDim = what + " has an unknown dimension (dim " + std::to_string(i) +
+                  "); give its shape with --input-shape " + name + "=...";
       }
+    }
+    if (!freeDim.empty()) {
+      std::vector<int64_t> sample;
+      std::string serr;
+      if (!b.sampleShape || !b.sampleShape(index, name, sample, serr))
+        return fail(err, serr.empty() ? freeDim
+                                      : "the sample for " + what + ": " + serr);
+      std::string given = "the sample for " + what + " has shape " +
+                          formatShape(sample);
+      if (mshape && mshape->dim_size() != int(sample.size()))
+        return fail(err, given + " but the model declares rank " +
+                             std::to_string(mshape->dim_size()));
+      for (int i = 0; mshape && i < mshape->dim_size(); ++i) {
+        const auto &d = mshape->dim(i);
+        int64_t fixed = -1;
+        if (d.has_dim_value() && d.dim_value() >= 0)
+          fixed = d.dim_value();
+        else if (d.has_dim_param() && b.dims.count(d.dim_param()))
+          fixed = b.dims.at(d.dim_param());
+        if (fixed >= 0 && fixed != sample[size_t(i)])
+          return fail(err, given + " but dim " + std::to_string(i) +
+                               " is " + std::to_string(fixed));
+      }
+      result = std::move(sample);
     }
   }
   if (int64_t(result.size()) > limits.maxRank)

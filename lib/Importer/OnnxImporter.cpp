@@ -9,6 +9,7 @@
 #include "ImporterImpl.h"
 
 #include "plumb/Interpreter/Interpreter.h"
+#include "plumb/runtime/config.h"
 #include "plumb/runtime/half.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -939,7 +940,8 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
     }
     argNarrow.push_back(narrow || half ? et : 0);
     std::vector<int64_t> shape;
-    if (!resolveInputShape(in, options.bindings, options.limits, shape, err))
+    if (!resolveInputShape(in, options.bindings, options.limits, shape, err,
+                           unsigned(args.size())))
       return nullptr;
     argTypes.push_back(RankedTensorType::get(shape, mlirType(dt)));
     args.push_back(&in);
@@ -958,7 +960,7 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model,
 
   auto module = ModuleOp::create(b.getUnknownLoc());
   OwningOpRef<ModuleOp> owned(module);
-  module->setAttr("plumb.contract", b.getStringAttr("plumb-det-v1"));
+  module->setAttr("plumb.contract", b.getStringAttr(PLUMB_CONTRACT_VERSION));
   module->setAttr("plumb.opset", b.getI64IntegerAttr(opset));
   b.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(b, b.getUnknownLoc(), "main",

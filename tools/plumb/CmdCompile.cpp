@@ -22,6 +22,7 @@ void printCompileHelp(FILE *f) {
       "usage: plumb compile MODEL.onnx|MODEL.mlir [-o OUT.plumb]\n"
       "                     [--target cpu|cuda|all] [import options]\n"
       "                     [--cxx COMPILER] [--quiet]\n"
+      "                     [--input NAME=FILE]... [--inputs-dir DIR]\n"
       "       plumb compile MODEL.onnx --train --loss cross_entropy|mse|output\n"
       "                     --optimizer SPEC [--batch N] [--frozen NAME]...\n"
       "                     [-o RUN.plumb] (a training step; docs/training.md)\n"
@@ -50,6 +51,7 @@ void printCompileHelp(FILE *f) {
       "  --quiet              no progress on stderr\n"
       "  import options       --input-shape, --dim, --input-value as in\n"
       "                       'plumb import' (for .onnx models)\n"
+      "%s"
       "\n"
       "training (docs/training.md):\n"
       "  --train              compile one training step instead: (parameters,\n"
@@ -66,7 +68,8 @@ void printCompileHelp(FILE *f) {
       "                       input) to N\n"
       "  --frozen NAME        keep initializer NAME constant (repeatable)\n"
       "\n"
-      "exit status: 0 success, 1 bad model or failed build, 2 usage error\n");
+      "exit status: 0 success, 1 bad model or failed build, 2 usage error\n",
+      kSampleOptionsHelp);
 }
 
 namespace {
@@ -116,6 +119,8 @@ int cmdCompile(std::vector<std::string> args) {
   bool quiet = false;
   CommandLine cl{cmd, printCompileHelp, {}, &model};
   addImportOptions(cl.options, opts, &importArgs);
+  driver::InputFiles samples;
+  addSampleOptions(cl.options, samples);
   cl.options.push_back(text({"-o", "--output"}, out,
                             "option '-o' needs a folder", /*nonEmpty=*/true));
   cl.options.push_back(choice({"--target"}, targetName, {"cpu", "cuda", "all"},
@@ -144,6 +149,7 @@ int cmdCompile(std::vector<std::string> args) {
   bundle::CompileOptions co;
   if (train.on && !prepareTrainImport(train, model, opts, cmd, exitCode))
     return exitCode;
+  driver::shapesFromSamples(opts, samples, &importArgs);
   auto module = loadModel(*ctx, model, opts, cmd, exitCode);
   if (!module)
     return exitCode;

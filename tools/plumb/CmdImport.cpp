@@ -20,7 +20,8 @@ void printImportHelp(FILE *f) {
       f,
       "usage: plumb import MODEL.onnx [-o OUT.mlir] [--input-shape NAME=DIMS]...\n"
       "                    [--dim SYMBOL=N]... [--input-value NAME=V]...\n"
-      "                    [--no-canonicalize]\n"
+      "                    [--no-canonicalize] [--input NAME=FILE]...\n"
+      "                    [--inputs-dir DIR]\n"
       "       plumb import --list-ops [--format text|json]\n"
       "\n"
       "Imports an ONNX model (opsets 7 to 25) into the plumb dialect with a\n"
@@ -40,6 +41,12 @@ void printImportHelp(FILE *f) {
       "                            computations and If conditions fold\n"
       "  --no-canonicalize         write the IR as imported (file order, no\n"
       "                            trees, no constant folding)\n"
+      "  --input NAME=FILE         a sample for input NAME (.npy or .pb): an\n"
+      "                            input whose declared shape has free\n"
+      "                            dimensions (and no --input-shape) takes\n"
+      "                            the sample's shape\n"
+      "  --inputs-dir DIR          samples input_<i>.pb (or .npy) for input i,\n"
+      "                            used the same way\n"
       "  --list-ops                print the supported ONNX operators (default\n"
       "                            domain) with their opsets and element types\n"
       "  --format text|json        the --list-ops format (default text)\n"
@@ -103,6 +110,8 @@ int cmdImport(std::vector<std::string> args) {
     return std::string();
   }));
   addImportOptions(cl.options, opts);
+  driver::InputFiles samples;
+  addSampleOptions(cl.options, samples);
   cl.options.push_back(flag({"--list-ops"}, list));
   cl.options.push_back(choice({"--format"}, format, {"text", "json"},
                               "option '--format' needs text or json"));
@@ -119,6 +128,7 @@ int cmdImport(std::vector<std::string> args) {
 
   auto ctx = driver::makeContext();
   int exitCode = 0;
+  driver::shapesFromSamples(opts, samples);
   auto module = loadModel(*ctx, model, opts, cmd, exitCode);
   if (!module)
     return exitCode;

@@ -77,7 +77,10 @@ void printRunHelp(FILE *f) {
       "                       instead of its canonical tree; the trace still\n"
       "                       claims the canonical graph\n"
       "  import options       --input-shape, --dim, --input-value as in\n"
-      "                       'plumb import' (for .onnx models)\n"
+      "                       'plumb import' (for .onnx models); an input\n"
+      "                       whose declared shape has free dimensions and\n"
+      "                       no --input-shape takes the shape of the file\n"
+      "                       given for it\n"
       "\n"
       "A bundle (from 'plumb compile') is verified against its manifest and\n"
       "its sources are re-derived from its IR before the library this Plumb\n"
@@ -314,6 +317,9 @@ int cmdRun(std::vector<std::string> args) {
       return fail(cmd, llvm::toString(b.takeError()));
     bundled = std::move(*b);
   } else {
+    // A dynamic model is sized by the inputs it is given, as ONNX Runtime
+    // sizes it (--input-shape and --dim, where given, come first).
+    driver::shapesFromSamples(a.opts, a.inputs);
     module = loadModel(*ctx, a.model, a.opts, cmd, exitCode);
     if (!module)
       return exitCode;

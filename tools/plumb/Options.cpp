@@ -177,5 +177,18 @@ void addImportOptions(std::vector<Option> &options,
     }));
 }
 
+void addSampleOptions(std::vector<Option> &options, driver::InputFiles &files) {
+  options.push_back(pairs("--input", files.byName, "FILE"));
+  options.push_back(text({"--inputs-dir"}, files.dir,
+                         "option '--inputs-dir' needs a folder"));
+}
+
+const char *const kSampleOptionsHelp =
+    "  --input NAME=FILE    a sample for input NAME (.npy or .pb): an input\n"
+    "                       whose declared shape has free dimensions (and no\n"
+    "                       --input-shape) takes the sample's shape\n"
+    "  --inputs-dir DIR     samples input_<i>.pb (or .npy) for input i, used\n"
+    "                       the same way\n";
+
 } // namespace tool
 } // namespace plumb

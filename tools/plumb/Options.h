@@ -12,6 +12,7 @@
 #ifndef PLUMB_TOOLS_PLUMB_OPTIONS_H
 #define PLUMB_TOOLS_PLUMB_OPTIONS_H
 
+#include "plumb/Driver/Inputs.h"
 #include "plumb/Importer/OnnxImporter.h"
 
 #include <cstdio>
@@ -86,6 +87,13 @@ Option pairs(const std::string &name, std::map<std::string, std::string> &target
 void addImportOptions(std::vector<Option> &options,
                       importer::ImportOptions &opts,
                       std::vector<std::string> *raw = nullptr);
+/// --input NAME=FILE and --inputs-dir DIR as sample inputs: for an .onnx
+/// model, the shapes of inputs whose declared shape leaves dimensions free
+/// are taken from them (driver::shapesFromSamples).
+void addSampleOptions(std::vector<Option> &options, driver::InputFiles &files);
+
+/// The help lines of addSampleOptions.
+extern const char *const kSampleOptionsHelp;
 
 } // namespace tool
 } // namespace plumb

@@ -69,6 +69,15 @@ struct InputFiles {
   bool checkNames(mlir::func::FuncOp func, Failure &failure) const;
 };
 
+/// Lets the import of an .onnx model take the shape of an input whose
+/// declared shape leaves dimensions free from the file `files` gives for it
+/// (importer::InputBindings::sampleShape), as ONNX Runtime sizes a dynamic
+/// model by its inputs. `taken`, when given, receives "--input-shape",
+/// "NAME=DIMS" for every shape so taken (what a bundle records as its
+/// import options).
+void shapesFromSamples(importer::ImportOptions &opts, const InputFiles &files,
+                       std::vector<std::string> *taken = nullptr);
+
 /// Every input of @main, in order, from `files` or, for an input fixed at
 /// import, its bound value. A missing or unreadable input fails.
 bool readInputs(mlir::func::FuncOp func, const InputFiles &files,

@@ -13,6 +13,7 @@
 #define PLUMB_IMPORTER_MODELLOADER_H
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -143,6 +144,16 @@ struct InputBindings {
   std::map<std::string, std::vector<int64_t>> inputShapes; // --input-shape
   std::map<std::string, int64_t> dims;                      // --dim
   std::map<std::string, std::string> inputValues;           // --input-value (text)
+  /// The shape of the sample tensor given for graph input `index` (named
+  /// `name`), if there is one: plumb run's --input / --inputs-dir files, or
+  /// those given to compile and import. Consulted only for an input whose
+  /// declared shape leaves a dimension free and that no --input-shape binds;
+  /// the sample must agree with every dimension the model (or --dim) fixes.
+  /// Returns false with `err` empty when there is no sample, false with
+  /// `err` set when it cannot be read.
+  std::function<bool(unsigned index, const std::string &name,
+                     std::vector<int64_t> &shape, std::string &err)>
+      sampleShape;
 };
 /// Parse "NAME=1x3x224x224" (a scalar is "NAME=" or "NAME=scalar").
 bool parseInputShape(const std::string &arg, InputBindings &b, ImportError &err);
@@ -157,9 +168,12 @@ bool parseInputValue(const std::string &arg, InputBindings &b, ImportError &err)
 /// symbolic or unknown dim fails with a message naming the input and symbol
 /// (e.g. "input 'bytes' has free dimension 'unk__214' (dim 0); bind it with
 /// --dim unk__214=N or --input-shape bytes=...").
+/// `index` is the input's position among the graph inputs that are not
+/// initializers (what InputBindings::sampleShape is asked for).
 bool resolveInputShape(const onnx::ValueInfoProto &input,
                        const InputBindings &b, const LoadLimits &limits,
-                       std::vector<int64_t> &shape, ImportError &err);
+                       std::vector<int64_t> &shape, ImportError &err,
+                       unsigned index = 0);
 
 /// Element type of a graph input: fails (naming the input and the type, e.g.
 /// "input 'x' has unsupported data type FLOAT16 (Plumb supports FLOAT, INT64,

@@ -1508,6 +1508,50 @@ TEST(ModelLoaderBindings, ResolveStaticAndBound) {
   EXPECT_TRUE(shape.empty());
 }
 
+TEST(ModelLoaderBindings, ResolveFromSample) {
+  InputBindings b;
+  std::vector<int64_t> sample = {5, 4};
+  std::string sampleErr;
+  std::vector<unsigned> asked;
+  b.sampleShape = [&](unsigned i, const std::string &name,
+                      std::vector<int64_t> &shape, std::string &err) {
+    asked.push_back(i);
+    EXPECT_EQ(name, "bytes");
+    err = sampleErr;
+    if (!err.empty())
+      return false;
+    shape = sample;
+    return true;
+  };
+  std::vector<int64_t> shape;
+  ImportError err;
+  onnx::ValueInfoProto s = symbolicInput(); // [unk__214, 4]
+  ASSERT_TRUE(resolveInputShape(s, b, kLimits, shape, err, 3)) << err.message;
+  EXPECT_EQ(shape, (std::vector<int64_t>{5, 4}));
+  EXPECT_EQ(asked, (std::vector<unsigned>{3}));
+
+  // The model's fixed dim and --dim must agree with the sample.
+  sample = {5, 6};
+  EXPECT_FALSE(resolveInputShape(s, b, kLimits, shape, err, 3));
+  EXPECT_EQ(err.message, "the sample for input 'bytes' has shape [5, 6] but "
+                         "dim 1 is 4");
+  sample = {4};
+  EXPECT_FALSE(resolveInputShape(s, b, kLimits, shape, err, 3));
+  EXPECT_EQ(err.message, "the sample for input 'bytes' has shape [4] but the "
+                         "model declares rank 2");
+  sampleErr = "cannot open 'x.npy'";
+  EXPECT_FALSE(resolveInputShape(s, b, kLimits, shape, err, 3));
+  EXPECT_EQ(err.message, "the sample for input 'bytes': cannot open 'x.npy'");
+
+  // --dim and --input-shape come first: the sample is not asked.
+  sampleErr.clear();
+  asked.clear();
+  b.dims["unk__214"] = 2;
+  ASSERT_TRUE(resolveInputShape(s, b, kLimits, shape, err, 3)) << err.message;
+  EXPECT_EQ(shape, (std::vector<int64_t>{2, 4}));
+  EXPECT_TRUE(asked.empty());
+}
+
 TEST(ModelLoaderBindings, ResolveErrors) {
   InputBindings b;
   std::vector<int64_t> shape;
