@@ -95,8 +95,32 @@ struct ConvPackCtx {
   const int64_t *owLo, *owHi; // per kw: valid ow range [lo, hi)
 };
 
-void packConvB(const void *vctx, int64_t n0, int64_t cols, int64_t K, int nrw,
-               float *d) {
+/// One run of a sliver row: dr[t] = X row value for output column
+/// ow0 + t where lo <= t < hi (xr[(ow0 + t) * sw]), +0.0 for the other
+/// t < len (padding and non-hitting taps).
+struct CopyRunScalar {
+  void operator()(float *dr, const float *xr, int64_t ow0, int64_t len,
+                  int64_t lo, int64_t hi, int64_t sw) const {
+    int64_t t = 0;
+    for (; t < lo; ++t)
+      dr[t] = 0.0f;
+    if (sw == 1) {
+      const float *src = xr + ow0;
+      for (; t < hi; ++t)
+        dr[t] = src[t];
+    } else {
+      for (; t < hi; ++t)
+        dr[t] = xr[(ow0 + t) * sw];
+    }
+    for (; t < len; ++t)
+      dr[t] = 0.0f;
+  }
+};
+
+template <class CopyRun>
+__attribute__((always_inline)) inline void
+packConvBImpl(const void *vctx, int64_t n0, int64_t cols, int64_t K, int nrw,
+              float *d, const CopyRun &copyRun) {
   const ConvPackCtx &c = *static_cast<const ConvPackCtx *>(vctx);
   const plumb_conv2d_params &p = *c.p;
   if (p.OW == 1) {
@@ -164,25 +188,71 @@ void packConvB(const void *vctx, int64_t n0, int64_t cols, int64_t K, int nrw,
               std::min(ru.len, std::max<int64_t>(0, c.owLo[kw] - ru.ow0));
           const int64_t hi =
               std::max(lo, std::min(ru.len, c.owHi[kw] - ru.ow0));
-          int64_t t = 0;
-          for (; t < lo; ++t)
-            dr[t] = 0.0f;
-          if (sw == 1) {
-            const float *src = xr + ru.ow0;
-            for (; t < hi; ++t)
-              dr[t] = src[t];
-          } else {
-            for (; t < hi; ++t)
-              dr[t] = xr[(ru.ow0 + t) * sw];
-          }
-          for (; t < ru.len; ++t)
-            dr[t] = 0.0f;
+          copyRun(dr, xr, ru.ow0, ru.len, lo, hi, sw);
         }
         for (int64_t j = cols; j < nrw; ++j)
           dk[j] = 0.0f;
       }
   }
 }
+
+void packConvB(const void *vctx, int64_t n0, int64_t cols, int64_t K, int nrw,
+               float *d) {
+  packConvBImpl(vctx, n0, cols, K, nrw, d, CopyRunScalar());
+}
+
+#if PLUMB_CONV_X86
+// GCC 12 flags the masked intrinsics' internal undefined vectors (false
+// positive), as below.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+/// CopyRunScalar with 16-lane masked loads and stores (the same values:
+/// masked-off lanes load +0.0 and never touch memory). Stride 2 loads the
+/// 32 floats a vector's taps span and keeps the even ones; other strides
+/// copy lane by lane.
+struct CopyRunAvx512 {
+  __attribute__((target("avx512f,avx2,fma,bmi2"))) void
+  operator()(float *dr, const float *xr, int64_t ow0, int64_t len, int64_t lo,
+             int64_t hi, int64_t sw) const {
+    if (sw != 1 && sw != 2) {
+      CopyRunScalar()(dr, xr, ow0, len, lo, hi, sw);
+      return;
+    }
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                           20, 22, 24, 26, 28, 30);
+    for (int64_t t0 = 0; t0 < len; t0 += 16) {
+      const int64_t n = std::min<int64_t>(16, len - t0);
+      const __mmask16 store = static_cast<__mmask16>((1u << n) - 1u);
+      const int64_t a = std::max<int64_t>(0, lo - t0);
+      const int64_t b = std::min<int64_t>(n, hi - t0);
+      const uint32_t valid =
+          b > a ? ((1u << b) - 1u) & ~((1u << a) - 1u) : 0u;
+      __m512 v;
+      if (sw == 1) {
+        v = _mm512_maskz_loadu_ps(static_cast<__mmask16>(valid),
+                                  xr + ow0 + t0);
+      } else {
+        // Lane t's tap is float 2t of the 32 starting at (ow0 + t0) * 2.
+        const uint32_t spread = _pdep_u32(valid, 0x55555555u);
+        const float *src = xr + (ow0 + t0) * 2;
+        const __m512 l = _mm512_maskz_loadu_ps(
+            static_cast<__mmask16>(spread & 0xffffu), src);
+        const __m512 h = _mm512_maskz_loadu_ps(
+            static_cast<__mmask16>(spread >> 16), src + 16);
+        v = _mm512_permutex2var_ps(l, even, h);
+      }
+      _mm512_mask_storeu_ps(dr + t0, store, v);
+    }
+  }
+};
+
+__attribute__((target("avx512f,avx2,fma,bmi2"))) void
+packConvBAvx512(const void *vctx, int64_t n0, int64_t cols, int64_t K,
+                int nrw, float *d) {
+  packConvBImpl(vctx, n0, cols, K, nrw, d, CopyRunAvx512());
+}
+#pragma GCC diagnostic pop
+#endif
 
 #if PLUMB_CONV_X86
 //===----------------------------------------------------------------------===//
@@ -1120,6 +1190,11 @@ void convViaGemm(const plumb_conv2d_params &p, const float *X,
         mat.B = col.data();
       } else {
         pk = {packConvB, &pc};
+#if PLUMB_CONV_X86
+        if (plumb_rt_gemm_active_isa() >= detail::kIsaAvx512 &&
+            __builtin_cpu_supports("bmi2"))
+          pk = {packConvBAvx512, &pc};
+#endif
       }
       float *Yg = Y + (n * p.Cout + g * Mg) * P;
       const detail::GemmEpilogue epi{1.0f, 1.0f,

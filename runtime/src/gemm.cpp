@@ -329,6 +329,9 @@ void gemmDriver(int64_t M, int64_t N, int64_t K, const float *A, int64_t a_rs,
           if (r * mr < fullRows)
             kern.tileDirect(A + (m0 + r * mr) * a_rs, a_rs, b, K, block, tile,
                             work);
+          else if (kern.tileRows && rr < mr)
+            kern.tileRows(ap + (r * mr - fullRows) * K, b, K, block, tile,
+                          work, static_cast<int>(rr));
           else
             kern.tile(ap + (r * mr - fullRows) * K, b, K, block, tile, work);
 #if PLUMB_GEMM_STORE_AVX512

@@ -321,6 +321,60 @@ void tileAvx512(const float *ap, const float *bp, int64_t K, int64_t block,
            out, work);
 }
 
+/// chunkAvx512 for the first R rows of a packed tile (R = 4 or 8: a last,
+/// partial row tile), writing an R x 32 tile. Same operations per lane.
+template <int R>
+PLUMB_TGT_AVX512 void chunkAvx512Rows(const float *a, const float *b,
+                                      int64_t len, float *dst) {
+  const __m512 nz = _mm512_set1_ps(-0.0f);
+  __m512 c0[R], c1[R];
+#pragma GCC unroll 8
+  for (int i = 0; i < R; ++i) {
+    c0[i] = nz;
+    c1[i] = nz;
+  }
+  for (int64_t k = 0; k < len; ++k) {
+    const __m512 b0 = _mm512_load_ps(b);
+    const __m512 b1 = _mm512_load_ps(b + 16);
+    _mm_prefetch(reinterpret_cast<const char *>(b + 8 * kAvx512NR),
+                 _MM_HINT_T0);
+#pragma GCC unroll 8
+    for (int i = 0; i < R; ++i) {
+      const __m512 x = _mm512_set1_ps(a[i]);
+      c0[i] = _mm512_fmadd_ps(x, b0, c0[i]);
+      c1[i] = _mm512_fmadd_ps(x, b1, c1[i]);
+    }
+    a += kAvx512MR;
+    b += kAvx512NR;
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < R; ++i) {
+    _mm512_storeu_ps(dst + i * kAvx512NR, c0[i]);
+    _mm512_storeu_ps(dst + i * kAvx512NR + 16, c1[i]);
+  }
+}
+
+/// tileAvx512 for a tile of which only the first `rows` rows are wanted:
+/// out holds R x 32 floats (R = 4, 8 or 12, the least >= rows).
+void tileAvx512Rows(const float *ap, const float *bp, int64_t K, int64_t block,
+                    float *out, float *work, int rows) {
+  if (rows > 8) {
+    tileAvx512(ap, bp, K, block, out, work);
+    return;
+  }
+  auto run = [&](auto chunk, int r) {
+    treeTileT(
+        [&](int64_t lo, int64_t len, float *dst) {
+          chunk(ap + lo * kAvx512MR, bp + lo * kAvx512NR, len, dst);
+        },
+        addAvx512, r, kAvx512NR, K, block, out, work);
+  };
+  if (rows > 4)
+    run(chunkAvx512Rows<8>, 8);
+  else
+    run(chunkAvx512Rows<4>, 4);
+}
+
 void tileAvx512Direct(const float *a, int64_t lda, const float *bp, int64_t K,
                       int64_t block, float *out, float *work) {
   treeTileT(
@@ -412,7 +466,7 @@ const GemmKernel kScalarKernel = {kIsaScalar, kScalarMR, kScalarNR,
 const GemmKernel kAvx2Kernel = {kIsaAvx2, kAvx2MR, kAvx2NR, tileAvx2,
                                 nullptr};
 const GemmKernel kAvx512Kernel = {kIsaAvx512, kAvx512MR, kAvx512NR,
-                                  tileAvx512, tileAvx512Direct};
+                                  tileAvx512, tileAvx512Direct, tileAvx512Rows};
 #endif
 
 } // namespace

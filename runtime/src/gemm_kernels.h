@@ -34,6 +34,11 @@ struct GemmKernel {
   /// a[i * lda + k] (all MR rows must exist). Null when not provided.
   void (*tileDirect)(const float *a, int64_t lda, const float *bp, int64_t K,
                      int64_t block, float *out, float *work);
+  /// Optional: `tile` for a partial tile of which only the first `rows`
+  /// (< mr) rows are wanted; out is written with row stride nr for those
+  /// rows (same operations per lane). Null when not provided.
+  void (*tileRows)(const float *ap, const float *bp, int64_t K, int64_t block,
+                   float *out, float *work, int rows) = nullptr;
 };
 
 /// The kernel for `isa`, or nullptr when the CPU (or build) lacks it.
