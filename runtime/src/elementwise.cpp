@@ -28,9 +28,14 @@ template <typename T, typename Fn>
 int applyUnary(const T *x, T *y, int64_t n, Fn fn) {
   if (n < 0 || (n > 0 && (!x || !y)))
     return PLUMB_RT_EINVAL;
-  parallelRange(n, kGrain, [&](int64_t lo, int64_t hi) {
+  parallelRange(n, kGrain, [x, y, &fn](int64_t lo, int64_t hi) {
+    // Local copies: a byte store could otherwise alias the captured
+    // pointers, which kept the loop scalar and reloading them.
+    const T *xs = x;
+    T *ys = y;
+    const Fn f = fn;
     for (int64_t i = lo; i < hi; ++i)
-      y[i] = fn(x[i]);
+      ys[i] = f(xs[i]);
   });
   return PLUMB_RT_OK;
 }
@@ -408,10 +413,32 @@ int plumb_rt_where(const uint8_t *cond, const int64_t *c_shape, int32_t c_rank,
       forEachBroadcastRun(p, lo, hi,
                           [&](int64_t o, int64_t cnt, const int64_t *off,
                               const int64_t *st) {
+                            const uint8_t *c = cond + off[0];
+                            const T *a = px + off[1], *b = py + off[2];
+                            T *r = po + o;
+                            // Contiguous condition, each value contiguous
+                            // or one scalar: loops the compiler vectorises.
+                            if (st[0] == 1 && st[1] <= 1 && st[2] <= 1) {
+                              if (st[1] == 1 && st[2] == 1) {
+                                for (int64_t j = 0; j < cnt; ++j)
+                                  r[j] = c[j] ? a[j] : b[j];
+                              } else if (st[1] == 0 && st[2] == 1) {
+                                const T av = *a;
+                                for (int64_t j = 0; j < cnt; ++j)
+                                  r[j] = c[j] ? av : b[j];
+                              } else if (st[1] == 1 && st[2] == 0) {
+                                const T bv = *b;
+                                for (int64_t j = 0; j < cnt; ++j)
+                                  r[j] = c[j] ? a[j] : bv;
+                              } else {
+                                const T av = *a, bv = *b;
+                                for (int64_t j = 0; j < cnt; ++j)
+                                  r[j] = c[j] ? av : bv;
+                              }
+                              return;
+                            }
                             for (int64_t j = 0; j < cnt; ++j)
-                              po[o + j] = cond[off[0] + j * st[0]]
-                                              ? px[off[1] + j * st[1]]
-                                              : py[off[2] + j * st[2]];
+                              r[j] = c[j * st[0]] ? a[j * st[1]] : b[j * st[2]];
                           });
     });
   };

@@ -16,9 +16,81 @@
 
 #include <vector>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PLUMB_SOFTMAX_X86 1
+#include <immintrin.h>
+#define PLUMB_TGT_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#else
+#define PLUMB_SOFTMAX_X86 0
+#endif
+
 using namespace plumb::rt::ops;
 
 namespace {
+
+#if PLUMB_SOFTMAX_X86
+bool rowsAvx512() {
+  static const bool cpu = __builtin_cpu_supports("avx512f");
+  return cpu && plumb_rt_math_active_isa() >= 3;
+}
+
+/// The Max fold of a row (maxF, which is order-free: NaN propagates as the
+/// canonical NaN, +0 > -0), 16 lanes at a time, then across the lanes.
+PLUMB_TGT_AVX512 float rowMaxAvx512(const float *x, int64_t n) {
+  __m512 acc = _mm512_set1_ps(negInf());
+  __mmask16 nan = 0;
+  int64_t i = 0;
+  auto step = [&](__m512 v) PLUMB_TGT_AVX512 {
+    nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    const __mmask16 gt = _mm512_cmp_ps_mask(v, acc, _CMP_GT_OQ);
+    const __mmask16 eq = _mm512_cmp_ps_mask(v, acc, _CMP_EQ_OQ);
+    acc = _mm512_mask_blend_ps(gt, acc, v);
+    acc = _mm512_castsi512_ps(_mm512_mask_and_epi32(
+        _mm512_castps_si512(acc), eq, _mm512_castps_si512(acc),
+        _mm512_castps_si512(v)));
+  };
+  for (; i + 16 <= n; i += 16)
+    step(_mm512_loadu_ps(x + i));
+  if (i < n) {
+    const __mmask16 live = static_cast<__mmask16>((1u << (n - i)) - 1u);
+    step(_mm512_mask_loadu_ps(_mm512_set1_ps(negInf()), live, x + i));
+  }
+  if (nan)
+    return canonicalNaN();
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, acc);
+  float m = lanes[0];
+  for (int l = 1; l < 16; ++l)
+    m = maxF(m, lanes[l]);
+  return m;
+}
+
+/// y[i] = x[i] - m (one rounding each, as the scalar loop).
+PLUMB_TGT_AVX512 void rowSubAvx512(const float *x, float m, float *y,
+                                   int64_t n) {
+  const __m512 mv = _mm512_set1_ps(m);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm512_storeu_ps(y + i, _mm512_sub_ps(_mm512_loadu_ps(x + i), mv));
+  for (; i < n; ++i)
+    y[i] = x[i] - m;
+}
+
+/// y[i] = canon(y[i] / s) (div) or canon(y[i] - s) (log-softmax).
+PLUMB_TGT_AVX512 void rowFinishAvx512(float *y, float s, int64_t n, bool div) {
+  const __m512 sv = _mm512_set1_ps(s);
+  const __m512 qnan = _mm512_set1_ps(canonicalNaN());
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512 v = _mm512_loadu_ps(y + i);
+    __m512 r = div ? _mm512_div_ps(v, sv) : _mm512_sub_ps(v, sv);
+    r = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q), r, qnan);
+    _mm512_storeu_ps(y + i, r);
+  }
+  for (; i < n; ++i)
+    y[i] = canon(div ? y[i] / s : y[i] - s);
+}
+#endif
 
 template <typename Comb>
 inline void combineLanes(float *v, int64_t m, int64_t w, Comb comb) {
@@ -61,6 +133,26 @@ extern "C" int plumb_rt_softmax_f32(const float *x, float *y, int64_t outer,
         const float *rows[kMultiRows];
         for (int q = 0; q < kMultiRows; ++q)
           mx[q] = negInf();
+#if PLUMB_SOFTMAX_X86
+        if (rowsAvx512()) {
+          // Row by row, 16 lanes at a time: the same values as below.
+          for (int q = 0; q < k; ++q) {
+            const float *px = x + (r0 + q) * n;
+            float *py = y + (r0 + q) * n;
+            mx[q] = rowMaxAvx512(px, n);
+            rowSubAvx512(px, mx[q], py, n);
+            float *pe = log_softmax ? e.data() + q * n : py;
+            plumb_rt_exp_f32(py, pe, n);
+            rows[q] = pe;
+          }
+          multiTree<false>(k, rows, nullptr, n, block, scratch.data(), sum);
+          for (int q = 0; q < k; ++q)
+            rowFinishAvx512(y + (r0 + q) * n,
+                            log_softmax ? ::plumb::rt::log(sum[q]) : sum[q],
+                            n, !log_softmax);
+          continue;
+        }
+#endif
         if (k == kMultiRows) {
           for (int64_t i = 0; i < n; ++i)
             for (int q = 0; q < kMultiRows; ++q)

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "plumb/runtime/math.h"
+#include "plumb/runtime/math_kernels.h"
 #include "plumb/runtime/softmax.h"
 #include "plumb/runtime/threads.h"
 #include "plumb/runtime/tree.h"
@@ -147,4 +148,45 @@ TEST(Softmax, Hardmax) {
   const float w[] = {1, 0, 0, 0, 0, 1, 0, 0};
   for (int i = 0; i < 8; ++i)
     EXPECT_EQ(y[i], w[i]) << i;
+}
+
+// The vector row passes (AVX-512 where the CPU has it) and the scalar ones
+// give the same bits, on row lengths around the 16-lane width and rows with
+// NaN, infinities and signed zeros (the Max fold's order-free cases).
+TEST(Softmax, VectorRowsMatchScalar) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> pick(0, 9);
+  for (int64_t n : {1, 5, 15, 16, 17, 31, 33, 197, 1000}) {
+    const int64_t rows = 11; // one full group of 8 and a partial one
+    auto x = randomFloats(rows * n, 100 + static_cast<int>(n));
+    for (int64_t r = 0; r < rows; ++r) {
+      float *row = x.data() + r * n;
+      switch (r) {
+      case 1: row[pick(rng) % n] = nan; break;
+      case 2: row[pick(rng) % n] = inf; break;
+      case 3: for (int64_t i = 0; i < n; ++i) row[i] = -inf; break;
+      case 4: for (int64_t i = 0; i < n; ++i) row[i] = (i % 2) ? 0.0f : -0.0f; break;
+      case 5: for (int64_t i = 0; i < n; ++i) row[i] = -0.0f; break;
+      case 6: row[n - 1] = 80.0f; break;
+      default: break;
+      }
+    }
+    for (int lg = 0; lg < 2; ++lg)
+      for (int64_t block : {0, 4, 64}) {
+        std::vector<float> vec(x.size()), sc(x.size());
+        plumb_rt_math_set_isa(0);
+        ASSERT_EQ(plumb_rt_softmax_f32(x.data(), vec.data(), rows, n, 1, lg,
+                                       block), 0);
+        plumb_rt_math_set_isa(1);
+        ASSERT_EQ(plumb_rt_softmax_f32(x.data(), sc.data(), rows, n, 1, lg,
+                                       block), 0);
+        plumb_rt_math_set_isa(0);
+        for (size_t i = 0; i < x.size(); ++i)
+          ASSERT_EQ(bits(vec[i]), bits(sc[i]))
+              << "n " << n << " log " << lg << " block " << block << " at "
+              << i;
+      }
+  }
 }
