@@ -1347,6 +1347,84 @@ int64_t convNdOffset(const plumb_convnd_params &p, const int64_t *o,
   return off;
 }
 
+/// Implicit column matrix of a 3-D conv (no column matrix is built): packs
+/// columns [n0, n0 + cols) of col[k][p] of one (image, group), k = (ci, kd,
+/// kh, kw), p = (od, oh, ow), the values fillColumnsNd would store there,
+/// in runs of consecutive ow as packConvB.
+struct Conv3dPackCtx {
+  const plumb_convnd_params *p;
+  const float *Xg;
+  int64_t Cg;
+  const int64_t *owLo, *owHi; // per kw: valid ow range [lo, hi)
+};
+
+template <class CopyRun>
+__attribute__((always_inline)) inline void
+packConv3dBImpl(const void *vctx, int64_t n0, int64_t cols, int64_t K, int nrw,
+                float *d, const CopyRun &copyRun) {
+  const Conv3dPackCtx &c = *static_cast<const Conv3dPackCtx *>(vctx);
+  const plumb_convnd_params &p = *c.p;
+  const int64_t OD = p.out[0], OH = p.out[1], OW = p.out[2];
+  const int64_t D = p.in[0], H = p.in[1], W = p.in[2];
+  (void)OD;
+  struct Run {
+    int64_t j0, len, od, oh, ow0;
+  };
+  Run runs[64];
+  int nruns = 0;
+  for (int64_t j = 0; j < cols;) {
+    const int64_t e = n0 + j, plane = e / OW, ow0 = e % OW;
+    const int64_t len = std::min<int64_t>(cols - j, OW - ow0);
+    runs[nruns++] = {j, len, plane / OH, plane % OH, ow0};
+    j += len;
+  }
+  const int64_t DHW = D * H * W, sw = p.stride[2];
+  int64_t k = 0;
+  for (int64_t ci = 0; ci < c.Cg && k < K; ++ci) {
+    const float *xc = c.Xg + ci * DHW;
+    for (int64_t kd = 0; kd < p.kernel[0]; ++kd)
+      for (int64_t kh = 0; kh < p.kernel[1]; ++kh)
+        for (int64_t kw = 0; kw < p.kernel[2]; ++kw, ++k) {
+          float *dk = d + k * nrw;
+          const int64_t off = kw * p.dilation[2] - p.pad_begin[2];
+          for (int r = 0; r < nruns; ++r) {
+            const Run &ru = runs[r];
+            float *dr = dk + ru.j0;
+            const int64_t id =
+                ru.od * p.stride[0] - p.pad_begin[0] + kd * p.dilation[0];
+            const int64_t ih =
+                ru.oh * p.stride[1] - p.pad_begin[1] + kh * p.dilation[1];
+            if (id < 0 || id >= D || ih < 0 || ih >= H) {
+              for (int64_t t = 0; t < ru.len; ++t)
+                dr[t] = 0.0f;
+              continue;
+            }
+            const float *xr = xc + (id * H + ih) * W + off;
+            const int64_t lo =
+                std::min(ru.len, std::max<int64_t>(0, c.owLo[kw] - ru.ow0));
+            const int64_t hi =
+                std::max(lo, std::min(ru.len, c.owHi[kw] - ru.ow0));
+            copyRun(dr, xr, ru.ow0, ru.len, lo, hi, sw);
+          }
+          for (int64_t j = cols; j < nrw; ++j)
+            dk[j] = 0.0f;
+        }
+  }
+}
+
+void packConv3dB(const void *vctx, int64_t n0, int64_t cols, int64_t K,
+                 int nrw, float *d) {
+  packConv3dBImpl(vctx, n0, cols, K, nrw, d, CopyRunScalar());
+}
+
+#if PLUMB_CONV_X86
+__attribute__((target("avx512f,avx2,fma,bmi2"))) void
+packConv3dBAvx512(const void *vctx, int64_t n0, int64_t cols, int64_t K,
+                  int nrw, float *d) {
+  packConv3dBImpl(vctx, n0, cols, K, nrw, d, CopyRunAvx512());
+}
+#endif
+
 bool validConvNd(const plumb_convnd_params *p) {
   if (!validNd(p))
     return false;
@@ -1372,15 +1450,41 @@ void convNdViaGemm(const plumb_convnd_params &p, const float *X,
     return;
   if (ep && !ep->fn)
     ep = nullptr;
+  // Three spatial dims: the column matrix stays implicit (packed sliver by
+  // sliver from X, the same values); more dims build it.
+  const bool implicit = d == 3;
   std::vector<float> &col = tlsCol;
-  if (col.size() < static_cast<size_t>(K * P))
+  if (!implicit && col.size() < static_cast<size_t>(K * P))
     col.resize(static_cast<size_t>(K * P));
+  std::vector<int64_t> owLo, owHi;
+  if (implicit) {
+    const int64_t KW = p.kernel[2], W = p.in[2], OW = p.out[2];
+    owLo.resize(KW);
+    owHi.resize(KW);
+    for (int64_t kw = 0; kw < KW; ++kw) {
+      const int64_t off = kw * p.dilation[2] - p.pad_begin[2], sw = p.stride[2];
+      const int64_t lo = off >= 0 ? 0 : (-off + sw - 1) / sw;
+      const int64_t hi = W - 1 - off < 0 ? 0 : (W - 1 - off) / sw + 1;
+      owLo[kw] = std::min(lo, OW);
+      owHi[kw] = std::max(owLo[kw], std::min(hi, OW));
+    }
+  }
   for (int64_t n = 0; n < p.N; ++n)
     for (int64_t g = 0; g < p.group; ++g) {
       const float *Xg = X + (n * p.Cin + g * Cg) * IN;
-      fillColumnsNd(p, Xg, col.data(), convNdOffset);
       detail::GemmMatrixB mat{col.data(), P, 1};
-      const detail::GemmBPacker pk{detail::packMatrixB, &mat};
+      Conv3dPackCtx pc{&p, Xg, Cg, owLo.data(), owHi.data()};
+      detail::GemmBPacker pk{detail::packMatrixB, &mat};
+      if (implicit) {
+        pk = {packConv3dB, &pc};
+#if PLUMB_CONV_X86
+        if (plumb_rt_gemm_active_isa() >= detail::kIsaAvx512 &&
+            __builtin_cpu_supports("bmi2"))
+          pk = {packConv3dBAvx512, &pc};
+#endif
+      } else {
+        fillColumnsNd(p, Xg, col.data(), convNdOffset);
+      }
       float *Yg = Y + (n * p.Cout + g * Mg) * P;
       const detail::GemmEpilogue epi{1.0f, 1.0f,
                                      bias ? bias + g * Mg : nullptr, 1, 0};

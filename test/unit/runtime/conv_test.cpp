@@ -816,6 +816,12 @@ TEST(ConvNd, MatchesReferenceAndFloat64) {
       // (+0.0 * w summed from -0.0: the sign follows the weights).
       convNdParams(1, 2, 4, 2, {2, 3, 2}, {1, 2, 1}, {1, 1, 1}, {1, 1, 1},
                    {2, 3, 1}, {1, 2, 2}),
+      // Rows wider than a 32-column sliver, stride 2 along W and 1 along
+      // it: several runs per sliver (the implicit 3-D packer's paths).
+      convNdParams(1, 3, 13, 1, {3, 5, 70}, {3, 3, 3}, {1, 2, 2}, {1, 1, 1},
+                   {1, 1, 1}, {1, 1, 1}),
+      convNdParams(1, 2, 5, 1, {4, 3, 45}, {1, 3, 5}, {2, 1, 1}, {1, 1, 2},
+                   {0, 1, 3}, {1, 2, 4}),
       // 4-D.
       convNdParams(1, 2, 2, 1, {3, 3, 2, 4}, {2, 2, 1, 2}, {1, 2, 1, 2},
                    {1, 1, 1, 1}, {0, 1, 0, 0}, {1, 0, 0, 1}),
