@@ -14,6 +14,10 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <functional>
 
 namespace plumb {
 #define GEN_PASS_DEF_FOLDCONSTANTSPASS
@@ -81,6 +85,93 @@ struct FoldConstantsPass
     op->erase();
   }
 
+  static bool foldable(Operation *op) {
+    return isa_and_nonnull<PlumbDialect>(op->getDialect()) &&
+           !isa<ConstantOp, IfOp, YieldOp>(op) && op->getNumOperands() > 0 &&
+           op->getNumRegions() == 0;
+  }
+
+  /// The second phase: what the first left because some result is large.
+  /// A connected subgraph of ops computable from constants is folded whole
+  /// when the values it leaves to the rest of the program (its frontier)
+  /// are no larger, beyond max-elements, than the constants it uses up: a
+  /// weight's standardisation (the weight's mean and variance, then the
+  /// normalised weight), whose steps each keep the weight alive, folds,
+  /// and the IR cannot grow by more than max-elements.
+  void foldSubgraphs() {
+    SmallVector<Operation *> order;
+    DenseMap<Operation *, unsigned> index; // op -> union-find node
+    SmallVector<unsigned> parent;
+    auto node = [&](Operation *op) {
+      auto [it, fresh] = index.try_emplace(op, parent.size());
+      if (fresh)
+        parent.push_back(parent.size());
+      return it->second;
+    };
+    std::function<unsigned(unsigned)> find = [&](unsigned x) {
+      while (parent[x] != x)
+        x = parent[x] = parent[parent[x]];
+      return x;
+    };
+    DenseSet<Operation *> inSet;
+    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (!foldable(op))
+        return;
+      for (Value v : op->getOperands()) {
+        Operation *d = v.getDefiningOp();
+        if (!d || !(isa<ConstantOp>(d) || inSet.count(d)))
+          return;
+      }
+      inSet.insert(op);
+      order.push_back(op);
+      unsigned me = node(op);
+      for (Value v : op->getOperands())
+        parent[find(node(v.getDefiningOp()))] = find(me);
+    });
+    if (order.empty())
+      return;
+    // Per component: frontier elements and the constants it uses up.
+    DenseMap<unsigned, int64_t> frontier, freed;
+    DenseSet<Operation *> counted;
+    for (Operation *op : order) {
+      unsigned root = find(index[op]);
+      for (Value r : op->getResults())
+        if (llvm::any_of(r.getUsers(),
+                         [&](Operation *u) { return !inSet.count(u); }))
+          frontier[root] += cast<RankedTensorType>(r.getType()).getNumElements();
+      for (Value v : op->getOperands()) {
+        auto c = v.getDefiningOp<ConstantOp>();
+        if (!c || !counted.insert(c).second)
+          continue;
+        if (llvm::all_of(c->getUsers(),
+                         [&](Operation *u) { return inSet.count(u) > 0; }))
+          freed[root] += cast<ElementsAttr>(c.getValue()).getNumElements();
+      }
+    }
+    for (Operation *op : order) {
+      unsigned root = find(index[op]);
+      if (frontier[root] > freed[root] + maxElements)
+        continue;
+      int64_t total = 0;
+      for (Type t : op->getResultTypes())
+        total += cast<RankedTensorType>(t).getNumElements();
+      SmallVector<DenseElementsAttr> values;
+      if (!exec::foldOp(op, values)) {
+        frontier[root] = INT64_MAX; // leave the rest of it to run time
+        continue;
+      }
+      OpBuilder b(op);
+      for (unsigned r = 0; r < op->getNumResults(); ++r) {
+        Value c = ConstantOp::create(
+            b, op->getLoc(),
+            total > maxElements ? asResource(values[r])
+                                : cast<ElementsAttr>(values[r]));
+        op->getResult(r).replaceAllUsesWith(c);
+      }
+      op->erase(); // the constants it used up go with dead-code elimination
+    }
+  }
+
   void runOnOperation() override {
     // Program order is topological, so one pass in order folds whole
     // constant subgraphs: a folded op's users see constant operands.
@@ -90,6 +181,7 @@ struct FoldConstantsPass
     });
     for (Operation *op : ops)
       tryFold(op);
+    foldSubgraphs();
   }
 };
 

@@ -99,3 +99,43 @@ func.func @main() -> tensor<1xf32> {
   %g = plumb.gather %d, %i {axis = 0 : i64} : (tensor<2xf32>, tensor<1xi64>) -> tensor<1xf32>
   return %g : tensor<1xf32>
 }
+
+// -----
+
+// A weight's standardisation (its mean, w - mean, the variance, then the
+// normalised weight) keeps the weight alive through every step, so no step
+// alone may fold above the limit; the subgraph folds whole because it hands
+// on no more than it uses up (one 2x4 value for the 2x4 weight).
+// LIMIT-LABEL: func.func @standardised
+// LIMIT-NOT: plumb.reduce_mean
+// LIMIT-NOT: plumb.sub
+// LIMIT-NOT: plumb.div
+// LIMIT: %[[W:.+]] = plumb.constant dense_resource<folded_4> : tensor<2x4xf32>
+// LIMIT-NEXT: plumb.matmul %arg0, %[[W]]
+func.func @standardised(%x: tensor<3x2xf32>) -> tensor<3x4xf32> {
+  %w = plumb.constant dense<[[1.0, 2.0, 3.0, 6.0], [0.5, -1.0, 4.0, 0.5]]> : tensor<2x4xf32>
+  %m = plumb.reduce_mean %w {axes = array<i64: 0>, keepdims = true, tree = #plumb.tree<blocked 256>} : tensor<2x4xf32> -> tensor<1x4xf32>
+  %d = plumb.sub %w, %m : (tensor<2x4xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
+  %q = plumb.mul %d, %d : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %v = plumb.reduce_mean %q {axes = array<i64: 0>, keepdims = true, tree = #plumb.tree<blocked 256>} : tensor<2x4xf32> -> tensor<1x4xf32>
+  %n = plumb.div %d, %v : (tensor<2x4xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
+  %y = plumb.matmul %x, %n {tree = #plumb.tree<blocked 256>} : (tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}
+
+// -----
+
+// The same subgraph when the program also keeps w - mean: it would hand on
+// two 2x4 values for one, more than the limit allows, so it stays for run
+// time.
+// LIMIT-LABEL: func.func @kept
+// LIMIT: plumb.sub
+// LIMIT: plumb.div
+func.func @kept(%x: tensor<3x2xf32>) -> (tensor<3x4xf32>, tensor<2x4xf32>) {
+  %w = plumb.constant dense<[[1.0, 2.0, 3.0, 6.0], [0.5, -1.0, 4.0, 0.5]]> : tensor<2x4xf32>
+  %m = plumb.reduce_mean %w {axes = array<i64: 0>, keepdims = true, tree = #plumb.tree<blocked 256>} : tensor<2x4xf32> -> tensor<1x4xf32>
+  %d = plumb.sub %w, %m : (tensor<2x4xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
+  %n = plumb.div %d, %m : (tensor<2x4xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
+  %y = plumb.matmul %x, %n {tree = #plumb.tree<blocked 256>} : (tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  return %y, %d : tensor<3x4xf32>, tensor<2x4xf32>
+}
