@@ -600,15 +600,16 @@ PLUMB_AVX512 static inline unsigned absBelow16(__m512 xv, float t) {
   return static_cast<unsigned>(_mm512_cmp_ps_mask(ax, _mm512_set1_ps(t), _CMP_LT_OQ));
 }
 
-/// exp(t) in binary64 for t in [-104, 110] (exp's and sigmoid's vector
-/// ranges), to
+/// exp(t) in binary64 for t in [-104, 112] (the vector ranges of exp,
+/// sigmoid and gelu_tanh), to
 /// well within the 256 binary64 ulps that needsScalar8 leaves between a
 /// result and a binary32 rounding boundary (a few ulps: 2^(k/16) from a
 /// table, |r| <= ln2/32 and a degree-7 Taylor polynomial, truncation below
-/// 2^-59). Only exp's and sigmoid's vector lanes use it: a lane whose value could
+/// 2^-59). Only those vector lanes use it: a lane whose value could
 /// round otherwise than the exact one goes to the scalar function, so the
 /// binary32 results are the correctly rounded ones either way (checked over
-/// all 2^32 inputs: plumb-check-math --vector-identity exp, sigmoid).
+/// all 2^32 inputs: plumb-check-math --vector-identity exp, sigmoid,
+/// gelu_tanh).
 PLUMB_AVX512 static inline __m512d expTable8(__m512d t) {
   const __m512d magic = _mm512_set1_pd(md::kRoundMagic);
   __m512d kd = _mm512_add_pd(_mm512_mul_pd(t, _mm512_set1_pd(0x1.71547652b82fep+4)), magic);
@@ -635,7 +636,7 @@ PLUMB_AVX512 static inline __m512d expTable8(__m512d t) {
                                      0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0);
   const __m512i j = _mm512_and_si512(k, _mm512_set1_epi64(15));
   const __m512d tab = _mm512_permutex2var_pd(lo8, j, hi8);
-  // 2^(k >> 4): k >> 4 in [-151, 159] here, a normal binary64 scale.
+  // 2^(k >> 4): k >> 4 in [-151, 162] here, a normal binary64 scale.
   const __m512i e = _mm512_srai_epi64(k, 4);
   const __m512d scale = _mm512_castsi512_pd(
       _mm512_slli_epi64(_mm512_add_epi64(e, _mm512_set1_epi64(1023)), 52));
@@ -745,12 +746,13 @@ PLUMB_AVX512 void geluTanhF32(const float *x, float *y, int64_t n) {
         const __m512d kC = _mm512_set1_pd(0.044715);
         __m512d x3 = _mm512_mul_pd(_mm512_mul_pd(xd, xd), xd);
         __m512d v = _mm512_mul_pd(kS, _mm512_add_pd(xd, _mm512_mul_pd(kC, x3)));
-        __m512d e = expCore8(_mm512_mul_pd(_mm512_set1_pd(-2.0), v));
+        __m512d e = expTable8(_mm512_mul_pd(_mm512_set1_pd(-2.0), v));
         (void)live;
         return _mm512_div_pd(xd, _mm512_add_pd(_mm512_set1_pd(1.0), e));
       },
-      // |x| < 2^-5 is the scalar code's sticky small form; zero is +-0.
-      [](__m512 xv) PLUMB_AVX512 { return outside16(xv, -11.0f, 10.0f) | absBelow16(xv, 0x1p-5f); },
+      // |x| < 2^-5 (the scalar code's sticky small form) stays in the
+      // vector lanes, as for sigmoid; zero gives +-0 here too.
+      [](__m512 xv) PLUMB_AVX512 { return outside16(xv, -11.0f, 10.0f); },
       [](__m512, __mmask16 *m) PLUMB_AVX512 { *m = 0; return _mm512_setzero_ps(); },
       [](float v) PLUMB_AVX512 { return ::plumb::rt::gelu_tanh(v); });
 }
