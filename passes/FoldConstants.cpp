@@ -143,9 +143,14 @@ struct FoldConstantsPass
         auto c = v.getDefiningOp<ConstantOp>();
         if (!c || !counted.insert(c).second)
           continue;
-        if (llvm::all_of(c->getUsers(),
-                         [&](Operation *u) { return inSet.count(u) > 0; }))
-          freed[root] += cast<ElementsAttr>(c.getValue()).getNumElements();
+        if (!llvm::all_of(c->getUsers(),
+                          [&](Operation *u) { return inSet.count(u) > 0; }))
+          continue;
+        // A splat is one value in the IR, as in tryFold.
+        auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+        freed[root] += dense && dense.isSplat()
+                           ? 1
+                           : cast<ElementsAttr>(c.getValue()).getNumElements();
       }
     }
     for (Operation *op : order) {
