@@ -1191,6 +1191,7 @@ void registerQuantHandlers(OpTable &table);
 void registerMathHandlers(OpTable &table);
 void registerIndexHandlers(OpTable &table);
 void registerNormHandlers(OpTable &table);
+void registerSignalHandlers(OpTable &table);
 
 const OpTable &opHandlers() {
   static const OpTable table = [] {
@@ -1263,6 +1264,7 @@ const OpTable &opHandlers() {
     registerMathHandlers(t);
     registerIndexHandlers(t);
     registerNormHandlers(t);
+    registerSignalHandlers(t);
     return t;
   }();
   return table;
