@@ -1192,6 +1192,7 @@ void registerMathHandlers(OpTable &table);
 void registerIndexHandlers(OpTable &table);
 void registerNormHandlers(OpTable &table);
 void registerAttentionHandlers(OpTable &table);
+void registerSignalHandlers(OpTable &table);
 
 const OpTable &opHandlers() {
   static const OpTable table = [] {
@@ -1265,6 +1266,7 @@ const OpTable &opHandlers() {
     registerIndexHandlers(t);
     registerNormHandlers(t);
     registerAttentionHandlers(t);
+    registerSignalHandlers(t);
     return t;
   }();
   return table;

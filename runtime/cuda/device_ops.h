@@ -5,8 +5,8 @@
 // for row-wise ops) with exactly the operation sequence the determinism
 // contract defines, calling the same header arithmetic as the CPU kernels
 // (tree.h, gemm.h, conv.h, elementwise.h -> math.h, broadcast.h, resize.h,
-// cast.h). The __global__ kernels in *.cu are thin index wrappers around
-// these functions, so the whole per-element logic also compiles as plain
+// signal.h, cast.h). The __global__ kernels in *.cu are thin index wrappers
+// around these functions, so the whole per-element logic also compiles as plain
 // host C++: test/determinism's emulation runner executes it on the CPU and
 // compares against the CPU kernels bit for bit, which checks the CUDA twin's
 // arithmetic on machines without a GPU.
@@ -29,6 +29,7 @@
 #include "plumb/runtime/pool.h"
 #include "plumb/runtime/reduce.h"
 #include "plumb/runtime/resize.h"
+#include "plumb/runtime/signal.h"
 #include "plumb/runtime/tree.h"
 
 #include <stdint.h>

@@ -79,6 +79,7 @@ struct HostExec {
 #define PLUMB_ABI_NORM
 #define PLUMB_ABI_RESIZE
 #define PLUMB_ABI_MOVEMENT
+#define PLUMB_ABI_SIGNAL
 #include "abi.inc"
 
 extern "C" {

@@ -242,6 +242,39 @@ struct ResizeCubicF {
   }
 };
 
+/// DFT twiddle table entry j (signal.h's dftTwiddle).
+struct DftTwiddleF {
+  int64_t n;
+  int32_t inverse;
+  float *tw;
+  PLUMB_INLINE void operator()(int64_t j) const {
+    ops::dftTwiddle(j, n, inverse, &tw[2 * j], &tw[2 * j + 1]);
+  }
+};
+
+/// One output of one DFT stage for transform i / cnt (signal.h's
+/// dftStageValue; the last stage stores with dftStore).
+struct DftStageF {
+  ops::DftPlan g;
+  int32_t s;
+  int64_t cnt;
+  const float *x, *w, *tw, *in;
+  float *out, *y;
+  PLUMB_INLINE void operator()(int64_t i) const {
+    const int64_t t = i / cnt, k = i - t * cnt;
+    const int64_t per = 2 * g.n;
+    float re, im;
+    ops::dftStageValue(g, s, tw, in ? in + t * per : nullptr, x, w, t, k, &re,
+                       &im);
+    if (s == g.stages - 1) {
+      ops::dftStore(g, y, t, k, re, im);
+    } else {
+      out[t * per + 2 * k] = re;
+      out[t * per + 2 * k + 1] = im;
+    }
+  }
+};
+
 /// GridSample: one output element from resize.h's gridSampleAt (the CPU
 /// kernel's function).
 struct GridSampleF {
@@ -736,6 +769,49 @@ int launchGridSample(const float *x, const int64_t *x_shape, int32_t rank,
   f.grid = grid;
   f.y = y;
   return Exec::run(total, f, s);
+}
+
+/// DFT / STFT: the twiddle table, then one launch per stage over every
+/// output of every transform (stage s reads stage s - 1's buffer in
+/// scratch, the last one writes y), in stream order.
+template <class Exec>
+int launchDft(const float *x, const float *window, int64_t outer, int64_t len,
+              int64_t inner, int32_t complex_in, int64_t n, int64_t n_out,
+              int32_t inverse, int64_t frames, int64_t step, float *scratch,
+              float *y, cudaStream_t s) {
+  DftStageF f;
+  if (!ops::dftPlan(f.g, outer, len, inner, complex_in, n, n_out, inverse,
+                    frames, step))
+    return PLUMB_RT_EINVAL;
+  if (f.g.transforms == 0 || n_out == 0)
+    return PLUMB_RT_OK;
+  if ((!x && len > 0) || !scratch || !y)
+    return PLUMB_RT_EINVAL;
+  DftTwiddleF tf;
+  tf.n = n;
+  tf.inverse = inverse;
+  tf.tw = scratch;
+  int rc = Exec::run(n, tf, s);
+  if (rc != PLUMB_RT_OK)
+    return rc;
+  const int64_t per = 2 * n;
+  const int32_t m = f.g.stages;
+  float *buf[2] = {m >= 2 ? scratch + per : nullptr,
+                   m >= 3 ? scratch + per + f.g.transforms * per : nullptr};
+  f.x = x;
+  f.w = window;
+  f.tw = scratch;
+  f.y = y;
+  for (int32_t st = 0; st < m; ++st) {
+    f.s = st;
+    f.cnt = ops::dftStageOutputs(f.g, st);
+    f.in = st == 0 ? nullptr : buf[(st - 1) & 1];
+    f.out = st == m - 1 ? nullptr : buf[st & 1];
+    rc = Exec::run(f.g.transforms * f.cnt, f, s);
+    if (rc != PLUMB_RT_OK)
+      return rc;
+  }
+  return PLUMB_RT_OK;
 }
 
 //===----------------------------------------------------------------------===//

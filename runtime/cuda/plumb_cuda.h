@@ -211,6 +211,14 @@ int plumb_cuda_grid_sample_f32(const float *x, const int64_t *x_shape,
                                int32_t padding_mode, int32_t align_corners,
                                float *y, cudaStream_t stream);
 
+//===--- Fourier transforms (signal.h) -------------------------------------===//
+
+int plumb_cuda_dft_f32(const float *x, const float *window, int64_t outer,
+                       int64_t len, int64_t inner, int32_t complex_in,
+                       int64_t n, int64_t n_out, int32_t inverse,
+                       int64_t frames, int64_t step, float *scratch, float *y,
+                       cudaStream_t stream);
+
 //===--- Data movement (movement.h) ----------------------------------------===//
 
 /// plumb_rt_gather_nd on the device; PLUMB_RT_ERANGE (after waiting for the

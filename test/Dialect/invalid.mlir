@@ -1401,3 +1401,99 @@ func.func @rnn_w_shape(%x: tensor<5x2x3xf32>, %w: tensor<1x8x3xf32>, %r: tensor<
   %0:2 = plumb.rnn %x, %w, %r {activation_alpha = array<f32: 0.0>, activation_beta = array<f32: 0.0>, activations = ["tanh"], direction = "forward", hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<1x8x3xf32>, tensor<1x4x4xf32>) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>)
   return
 }
+
+// -----
+
+func.func @dft_parts(%x: tensor<2x8x3xf32>) {
+  // expected-error @+1 {{input must have rank >= 2 and a last dimension of 1 (real) or 2 (complex), got 2x8x3}}
+  %0 = plumb.dft %x {axis = 1 : i64, inverse = false, length = 8 : i64, onesided = false} : (tensor<2x8x3xf32>) -> tensor<2x8x2xf32>
+  return
+}
+
+// -----
+
+func.func @dft_axis(%x: tensor<2x8x1xf32>) {
+  // expected-error @+1 {{axis 2 is outside [0, 1] (the last dimension holds the parts)}}
+  %0 = plumb.dft %x {axis = 2 : i64, inverse = false, length = 8 : i64, onesided = false} : (tensor<2x8x1xf32>) -> tensor<2x8x2xf32>
+  return
+}
+
+// -----
+
+func.func @dft_length(%x: tensor<2x8x1xf32>) {
+  // expected-error @+1 {{length 0 is outside [1, 16777216]}}
+  %0 = plumb.dft %x {axis = 1 : i64, inverse = false, length = 0 : i64, onesided = false} : (tensor<2x8x1xf32>) -> tensor<2x0x2xf32>
+  return
+}
+
+// -----
+
+func.func @dft_onesided_complex(%x: tensor<2x8x2xf32>) {
+  // expected-error @+1 {{onesided needs a real input (last dimension 1)}}
+  %0 = plumb.dft %x {axis = 1 : i64, inverse = false, length = 8 : i64, onesided = true} : (tensor<2x8x2xf32>) -> tensor<2x5x2xf32>
+  return
+}
+
+// -----
+
+func.func @dft_onesided_inverse(%x: tensor<2x8x1xf32>) {
+  // expected-error @+1 {{onesided and inverse cannot both be set}}
+  %0 = plumb.dft %x {axis = 1 : i64, inverse = true, length = 8 : i64, onesided = true} : (tensor<2x8x1xf32>) -> tensor<2x5x2xf32>
+  return
+}
+
+// -----
+
+func.func @dft_result(%x: tensor<2x8x1xf32>) {
+  // expected-error @+1 {{result must have shape 2x5x2, got 2x8x2}}
+  %0 = plumb.dft %x {axis = 1 : i64, inverse = false, length = 8 : i64, onesided = true} : (tensor<2x8x1xf32>) -> tensor<2x8x2xf32>
+  return
+}
+
+// -----
+
+func.func @stft_signal(%x: tensor<2x8xf32>) {
+  // expected-error @+1 {{signal must be (batch, length, 1 or 2), got 2x8}}
+  %0 = plumb.stft %x {frame_length = 4 : i64, frame_step = 2 : i64, onesided = false} : (tensor<2x8xf32>) -> tensor<2x3x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @stft_step(%x: tensor<2x8x1xf32>) {
+  // expected-error @+1 {{frame_step must be positive, got 0}}
+  %0 = plumb.stft %x {frame_length = 4 : i64, frame_step = 0 : i64, onesided = false} : (tensor<2x8x1xf32>) -> tensor<2x3x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @stft_frame_length(%x: tensor<2x8x1xf32>) {
+  // expected-error @+1 {{frame_length 9 is outside [1, 8]}}
+  %0 = plumb.stft %x {frame_length = 9 : i64, frame_step = 2 : i64, onesided = false} : (tensor<2x8x1xf32>) -> tensor<2x1x9x2xf32>
+  return
+}
+
+// -----
+
+func.func @stft_window(%x: tensor<2x8x1xf32>, %w: tensor<5xf32>) {
+  // expected-error @+1 {{window must have shape (4), got 5}}
+  %0 = plumb.stft %x, %w {frame_length = 4 : i64, frame_step = 2 : i64, onesided = false} : (tensor<2x8x1xf32>, tensor<5xf32>) -> tensor<2x3x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @stft_onesided_complex(%x: tensor<2x8x2xf32>) {
+  // expected-error @+1 {{onesided needs a real signal (last dimension 1)}}
+  %0 = plumb.stft %x {frame_length = 4 : i64, frame_step = 2 : i64, onesided = true} : (tensor<2x8x2xf32>) -> tensor<2x3x3x2xf32>
+  return
+}
+
+// -----
+
+func.func @stft_result(%x: tensor<2x8x1xf32>) {
+  // expected-error @+1 {{result must have shape 2x3x3x2, got 2x3x4x2}}
+  %0 = plumb.stft %x {frame_length = 4 : i64, frame_step = 2 : i64, onesided = true} : (tensor<2x8x1xf32>) -> tensor<2x3x4x2xf32>
+  return
+}

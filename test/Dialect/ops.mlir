@@ -330,3 +330,19 @@ func.func @rnn(%x: tensor<5x2x3xf32>, %w: tensor<2x4x3xf32>, %r: tensor<2x4x4xf3
   %1:2 = plumb.rnn %x, %w1, %r1 {activation_alpha = array<f32: 0.0>, activation_beta = array<f32: 0.0>, activations = ["relu"], direction = "reverse", hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>)
   return %0#1, %1#1 : tensor<2x2x4xf32>, tensor<1x2x4xf32>
 }
+
+// -----
+
+// dft (real onesided, complex inverse) and stft with and without a window.
+// CHECK-LABEL: func.func @signal
+// CHECK: plumb.dft %{{.+}} {axis = 1 : i64, inverse = false, length = 16 : i64, onesided = true} : (tensor<2x16x1xf32>) -> tensor<2x9x2xf32>
+// CHECK: plumb.dft %{{.+}} {axis = 0 : i64, inverse = true, length = 4 : i64, onesided = false} : (tensor<3x5x2xf32>) -> tensor<4x5x2xf32>
+// CHECK: plumb.stft %{{.+}}, %{{.+}} {frame_length = 16 : i64, frame_step = 8 : i64, onesided = true} : (tensor<1x128x1xf32>, tensor<16xf32>) -> tensor<1x15x9x2xf32>
+// CHECK: plumb.stft %{{.+}} {frame_length = 5 : i64, frame_step = 3 : i64, onesided = false} : (tensor<2x11x2xf32>) -> tensor<2x3x5x2xf32>
+func.func @signal(%x: tensor<2x16x1xf32>, %c: tensor<3x5x2xf32>, %s: tensor<1x128x1xf32>, %w: tensor<16xf32>, %sc: tensor<2x11x2xf32>) {
+  %0 = plumb.dft %x {axis = 1 : i64, inverse = false, length = 16 : i64, onesided = true} : (tensor<2x16x1xf32>) -> tensor<2x9x2xf32>
+  %1 = plumb.dft %c {axis = 0 : i64, inverse = true, length = 4 : i64, onesided = false} : (tensor<3x5x2xf32>) -> tensor<4x5x2xf32>
+  %2 = plumb.stft %s, %w {frame_length = 16 : i64, frame_step = 8 : i64, onesided = true} : (tensor<1x128x1xf32>, tensor<16xf32>) -> tensor<1x15x9x2xf32>
+  %3 = plumb.stft %sc {frame_length = 5 : i64, frame_step = 3 : i64, onesided = false} : (tensor<2x11x2xf32>) -> tensor<2x3x5x2xf32>
+  return
+}

@@ -145,3 +145,31 @@ func.func @rnn(%x: tensor<5x2x3xf32>, %w: tensor<2x4x3xf32>, %r: tensor<2x4x4xf3
   %1:2 = plumb.rnn %x, %w1, %r1 initial_h %h1 {activation_alpha = array<f32: 0.0>, activation_beta = array<f32: 0.0>, activations = ["relu"], direction = "reverse", hidden_size = 4 : i64} : (tensor<5x2x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>, tensor<1x2x4xf32>) -> (tensor<5x1x2x4xf32>, tensor<1x2x4xf32>)
   return
 }
+
+// -----
+
+// dft / stft: one plumb_rt_dft_f32 call: input, window (null without),
+// outer, len, inner, complex, n, bins, inverse, frames, step, the scratch
+// buffer (2n twiddle floats, then one stage buffer of transforms * 2n
+// floats for two stages, two for three or more) and the result: 6
+// transforms of 8 (3 stages) 16 + 2*6*16 floats = 832 bytes; 7 is prime (one
+// stage) 14 floats; 15 frames of 16 (4 stages) 32 + 2*15*32 = 992 floats.
+// CHECK-LABEL: op plumb.dft
+// CHECK-NEXT: scratch 0: 832 bytes
+// CHECK-NEXT: plumb_rt_dft_f32(%in0:f32, null, 2, 5, 3, 1, 8, 8, 1, 1, 0, %scratch0:f32, %out0:f32)
+// CHECK-LABEL: op plumb.dft
+// CHECK-NEXT: scratch 0: 56 bytes
+// CHECK-NEXT: plumb_rt_dft_f32(%in0:f32, null, 4, 7, 1, 0, 7, 4, 0, 1, 0, %scratch0:f32, %out0:f32)
+// CHECK-LABEL: op plumb.stft
+// CHECK-NEXT: scratch 0: 3968 bytes
+// CHECK-NEXT: plumb_rt_dft_f32(%in0:f32, %in1:f32, 1, 128, 1, 0, 16, 9, 0, 15, 8, %scratch0:f32, %out0:f32)
+// CHECK-LABEL: op plumb.stft
+// CHECK-NEXT: scratch 0: 40 bytes
+// CHECK-NEXT: plumb_rt_dft_f32(%in0:f32, null, 2, 11, 1, 1, 5, 5, 0, 3, 3, %scratch0:f32, %out0:f32)
+func.func @signal(%c: tensor<2x5x3x2xf32>, %p: tensor<4x7x1xf32>, %s: tensor<1x128x1xf32>, %w: tensor<16xf32>, %sc: tensor<2x11x2xf32>) {
+  %0 = plumb.dft %c {axis = 1 : i64, inverse = true, length = 8 : i64, onesided = false} : (tensor<2x5x3x2xf32>) -> tensor<2x8x3x2xf32>
+  %1 = plumb.dft %p {axis = 1 : i64, inverse = false, length = 7 : i64, onesided = true} : (tensor<4x7x1xf32>) -> tensor<4x4x2xf32>
+  %2 = plumb.stft %s, %w {frame_length = 16 : i64, frame_step = 8 : i64, onesided = true} : (tensor<1x128x1xf32>, tensor<16xf32>) -> tensor<1x15x9x2xf32>
+  %3 = plumb.stft %sc {frame_length = 5 : i64, frame_step = 3 : i64, onesided = false} : (tensor<2x11x2xf32>) -> tensor<2x3x5x2xf32>
+  return
+}

@@ -19,6 +19,7 @@
 #include "plumb/runtime/reduce.h"
 #include "plumb/runtime/resize.h"
 #include "plumb/runtime/rnn.h"
+#include "plumb/runtime/signal.h"
 #include "plumb/runtime/sha256.h"
 #include "plumb/runtime/softmax.h"
 
@@ -1053,6 +1054,47 @@ std::vector<Case> buildCases() {
     c.name = "rnn/" + dims({r.seq, r.batch, r.input, r.hidden}) + "/" + r.n;
     cs.push_back(c);
   }
+
+  // DFT / STFT (plumb_rt_dft_f32): composite lengths with small factors
+  // (400 = 2^4 5^2, 512, 30, 60, 210), a prime (97) over a strided axis,
+  // padding and truncation, onesided, inverse, edge inputs (infinities,
+  // NaNs, subnormals), an STFT with a window and a complex one without.
+  // Appended last: each case draws its inputs from the shared seed sequence.
+  struct DftC {
+    int64_t outer, len, inner, cplx, n, nOut, inv, frames, step;
+    bool window, edge;
+    const char *n_;
+  };
+  for (const DftC &d :
+       {DftC{3, 400, 1, 0, 400, 201, 0, 1, 0, false, false, "real/400/onesided"},
+        DftC{2, 512, 1, 1, 512, 512, 1, 1, 0, false, false,
+             "complex/512/inverse"},
+        DftC{2, 97, 3, 1, 97, 97, 0, 1, 0, false, false, "complex/97/strided"},
+        DftC{4, 12, 2, 0, 30, 30, 0, 1, 0, false, false, "real/12/pad30"},
+        DftC{1, 1000, 1, 0, 210, 210, 0, 1, 0, false, false,
+             "real/1000/truncate210"},
+        DftC{5, 60, 1, 1, 60, 60, 1, 1, 0, false, true, "complex/60/edge"},
+        DftC{1, 1600, 1, 0, 400, 201, 0, 8, 160, true, false,
+             "stft/real/400/160/window"},
+        DftC{2, 128, 1, 1, 16, 16, 0, 15, 8, false, false,
+             "stft/complex/16/8"}}) {
+    Case c;
+    c.kind = Kind::Dft;
+    c.family = d.frames > 1 ? "stft" : "dft";
+    c.p = {d.outer, d.len,    d.inner,  d.cplx, d.n,
+           d.nOut,  d.inv,    d.frames, d.step, d.window};
+    auto gen = d.edge ? genEdge : genUniform;
+    c.in.push_back(gen(nextSeed(),
+                       (size_t)(d.outer * d.len * d.inner * (d.cplx ? 2 : 1)),
+                       1.0f));
+    if (d.window)
+      c.in.push_back(genUniform(nextSeed(), (size_t)d.n, 1.0f));
+    c.shape = dims({d.outer, d.len, d.inner, d.cplx ? 2 : 1}) + " n" +
+              std::to_string(d.n) + " bins" + std::to_string(d.nOut) +
+              (d.frames > 1 ? " frames" + std::to_string(d.frames) : "");
+    c.name = std::string(d.frames > 1 ? "" : "dft/") + d.n_;
+    cs.push_back(c);
+  }
   return cs;
 }
 
@@ -1421,6 +1463,16 @@ Output runCpu(const Case &c) {
     o.addI64(idx);
     break;
   }
+  case Kind::Dft: {
+    std::vector<float> y((size_t)dftOutputs(c));
+    std::vector<float> scratch((size_t)dftScratch(c));
+    o.status = plumb_rt_dft_f32(
+        c.in[0].data(), c.p[9] ? c.in[1].data() : nullptr, c.p[0], c.p[1],
+        c.p[2], (int32_t)c.p[3], c.p[4], c.p[5], (int32_t)c.p[6], c.p[7],
+        c.p[8], scratch.data(), y.data());
+    o.addF32(y);
+    break;
+  }
   case Kind::GridSample: {
     std::vector<float> y((size_t)numel(c.ib));
     o.status = plumb_rt_grid_sample_f32(
@@ -1452,6 +1504,14 @@ int64_t scatterNdUpdates(const Case &c) {
   for (size_t i = (size_t)k; i < c.ia.size(); ++i)
     n *= c.ia[i];
   return n;
+}
+
+int64_t dftOutputs(const Case &c) {
+  return c.p[0] * c.p[7] * c.p[5] * c.p[2] * 2;
+}
+
+int64_t dftScratch(const Case &c) {
+  return plumb::rt::ops::dftScratchFloats(c.p[0] * c.p[7] * c.p[2], c.p[4]);
 }
 
 } // namespace plumbdet

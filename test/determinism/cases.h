@@ -64,6 +64,8 @@ enum class Kind {
                 // in: input, grid
   Rnn,          // p: seq batch input hidden dir act0 act1 hasInitialH
                 // f: clip alpha0 beta0 alpha1 beta1
+  Dft,          // p: outer len inner complex n nOut inverse frames step
+                //    hasWindow; in: x [, window]
 };
 
 enum MathFn {
@@ -137,6 +139,9 @@ plumb_convnd_params convNdParams(const Case &c);
 int64_t gatherNdOutputs(const Case &c);
 /// The number of update elements of a ScatterNd case.
 int64_t scatterNdUpdates(const Case &c);
+/// The output floats and the scratch floats of a Dft case.
+int64_t dftOutputs(const Case &c);
+int64_t dftScratch(const Case &c);
 
 /// The case list (same on every platform and for every runner).
 std::vector<Case> buildCases();

@@ -390,6 +390,19 @@ Output runDevice(const Case &c, int reps, double *ms) {
     };
     break;
   }
+  case Kind::Dft: {
+    const float *x = in(0);
+    const float *w = c.p[9] ? in(1) : nullptr;
+    float *y = (float *)addOut((size_t)dftOutputs(c), 0);
+    float *scratch = (float *)outBuf((size_t)dftScratch(c) * 4)->p;
+    std::vector<int64_t> p = c.p;
+    launch = [=] {
+      return plumb_cuda_dft_f32(x, w, p[0], p[1], p[2], (int32_t)p[3], p[4],
+                                p[5], (int32_t)p[6], p[7], p[8], scratch, y,
+                                s);
+    };
+    break;
+  }
   case Kind::GatherNd: {
     const float *data = in(0);
     std::vector<int64_t> idx(c.in[1].begin(), c.in[1].end());

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Plumb/IR/PlumbOps.h"
+#include "plumb/runtime/signal.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -555,3 +556,56 @@ FailureOr<OpCounts> GridSampleOp::getCounts() {
   return c.finish();
 }
 
+//===----------------------------------------------------------------------===//
+// Fourier transforms
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// dft / stft over `transforms` transforms of n points, nOut bins written:
+/// 2n transcendental evaluations (a sine and a cosine per twiddle); per
+/// transform and stage s of radix p (n outputs, nOut for the last) p
+/// indexed reads and p - 1 complex terms of 8 operations (4 products, the
+/// product's 2 sums, 2 accumulations) per output; a window multiplies
+/// every loaded part (1 or 2 per point); the inverse divides 2 parts per
+/// bin.
+FailureOr<OpCounts> dftCounts(Operation *op, int64_t transforms, int64_t n,
+                              int64_t nOut, int64_t parts, bool window,
+                              bool inverse) {
+  Counter c(op);
+  ::plumb::rt::ops::DftPlan g;
+  if (!::plumb::rt::ops::dftPlan(g, 1, n, 1, 0, n, nOut, 0, 1, 0))
+    return failure();
+  CheckedCount t = CheckedCount::fromDim(transforms);
+  CheckedCount reads(0), terms(0);
+  for (int32_t s = 0; s < g.stages; ++s) {
+    const uint64_t outs = (uint64_t)(s == g.stages - 1 ? nOut : n);
+    reads += CheckedCount(outs) * CheckedCount((uint64_t)g.radix[s]);
+    terms += CheckedCount(outs) * CheckedCount((uint64_t)g.radix[s] - 1);
+  }
+  c.transcendental = CheckedCount(2 * (uint64_t)n);
+  c.indexed = t * reads;
+  c.elementwise = t * terms * CheckedCount(8);
+  if (window)
+    c.elementwise += t * CheckedCount((uint64_t)(n * parts));
+  if (inverse)
+    c.elementwise += t * CheckedCount(2 * (uint64_t)nOut);
+  return c.finish();
+}
+} // namespace
+
+FailureOr<OpCounts> DFTOp::getCounts() {
+  ArrayRef<int64_t> x = shapeOf(getInput()), y = shapeOf(getOutput());
+  const int64_t axis = getAxis(), r = (int64_t)x.size();
+  int64_t transforms = 1;
+  for (int64_t d = 0; d < r - 1; ++d)
+    if (d != axis)
+      transforms *= x[d];
+  return dftCounts(getOperation(), transforms, getLength(), y[axis], x[r - 1],
+                   false, getInverse());
+}
+
+FailureOr<OpCounts> STFTOp::getCounts() {
+  ArrayRef<int64_t> x = shapeOf(getSignal()), y = shapeOf(getOutput());
+  return dftCounts(getOperation(), x[0] * y[1], getFrameLength(), y[2], x[2],
+                   (bool)getWindow(), false);
+}

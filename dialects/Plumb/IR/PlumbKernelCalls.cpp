@@ -18,6 +18,7 @@
 #include "plumb/runtime/reduce.h"
 #include "plumb/runtime/resize.h"
 #include "plumb/runtime/rnn.h"
+#include "plumb/runtime/signal.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -981,6 +982,47 @@ LogicalResult GridSampleOp::lowerToKernelCalls(KernelLowering &l,
   else
     c.code(PLUMB_CODE(PLUMB_RT_GRID_ZEROS));
   c.i64(getAlignCorners() ? 1 : 0).result(0, ElemType::F32);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Fourier transforms
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One plumb_rt_dft_f32 call: `window` is the window operand's index (-1:
+/// none); the scratch buffer holds the twiddles and the stage buffers.
+void dftCall(KernelLowering &l, StringRef what, int window, int64_t outer,
+             int64_t len, int64_t inner, bool complexIn, int64_t n,
+             int64_t nOut, bool inverse, int64_t frames, int64_t step) {
+  const int slot = (int)l.scratchBytes.size();
+  l.scratchBytes.push_back(
+      4 * ::plumb::rt::ops::dftScratchFloats(outer * frames * inner, n));
+  KernelCall &c = l.call("dft_f32", what);
+  c.operand(0, ElemType::F32);
+  if (window >= 0)
+    c.operand((unsigned)window, ElemType::F32);
+  else
+    c.null();
+  c.i64(outer).i64(len).i64(inner).i64(complexIn ? 1 : 0).i64(n).i64(nOut);
+  c.i64(inverse ? 1 : 0).i64(frames).i64(step);
+  c.scratch(slot, ElemType::F32).result(0, ElemType::F32);
+}
+} // namespace
+
+LogicalResult DFTOp::lowerToKernelCalls(KernelLowering &l, std::string &) {
+  ArrayRef<int64_t> x = shapeOf(getInput()), y = shapeOf(getOutput());
+  const int64_t axis = getAxis(), r = (int64_t)x.size();
+  dftCall(l, "dft", -1, product(x.take_front(axis)), x[axis],
+          product(x.slice(axis + 1, r - axis - 2)), x[r - 1] == 2, getLength(),
+          y[axis], getInverse(), 1, 0);
+  return success();
+}
+
+LogicalResult STFTOp::lowerToKernelCalls(KernelLowering &l, std::string &) {
+  ArrayRef<int64_t> x = shapeOf(getSignal()), y = shapeOf(getOutput());
+  dftCall(l, "stft", getWindow() ? 1 : -1, x[0], x[1], 1, x[2] == 2,
+          getFrameLength(), y[2], false, y[1], getFrameStep());
   return success();
 }
 

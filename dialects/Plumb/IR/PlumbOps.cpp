@@ -7,6 +7,7 @@
 #include "dialects/Plumb/IR/PlumbOps.h"
 #include "dialects/Plumb/IR/PlumbShapes.h"
 #include "plumb/runtime/elementwise.h"
+#include "plumb/runtime/signal.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -786,5 +787,69 @@ LogicalResult GridSampleOp::verify() {
     if (in[d] == 0)
       return emitOpError() << "input spatial dimensions must be non-zero, got "
                            << shapes::str(in);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Fourier transforms
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The bins of a transform of n points: n, or n / 2 + 1 when onesided.
+int64_t dftBins(int64_t n, bool onesided) { return onesided ? n / 2 + 1 : n; }
+} // namespace
+
+LogicalResult DFTOp::verify() {
+  auto in = shapeOf(getInput()), out = shapeOf(getOutput());
+  const int64_t r = in.size();
+  if (r < 2 || (in[r - 1] != 1 && in[r - 1] != 2))
+    return emitOpError() << "input must have rank >= 2 and a last dimension "
+                            "of 1 (real) or 2 (complex), got "
+                         << shapes::str(in);
+  const int64_t axis = getAxis(), n = getLength();
+  if (axis < 0 || axis > r - 2)
+    return emitOpError() << "axis " << axis << " is outside [0, " << r - 2
+                         << "] (the last dimension holds the parts)";
+  if (n < 1 || n > PLUMB_RT_DFT_MAX_LENGTH)
+    return emitOpError() << "length " << n << " is outside [1, "
+                         << PLUMB_RT_DFT_MAX_LENGTH << "]";
+  if (getOnesided() && in[r - 1] != 1)
+    return emitOpError() << "onesided needs a real input (last dimension 1)";
+  if (getOnesided() && getInverse())
+    return emitOpError() << "onesided and inverse cannot both be set";
+  SmallVector<int64_t> want(in.begin(), in.end());
+  want[axis] = dftBins(n, getOnesided());
+  want[r - 1] = 2;
+  if (ArrayRef<int64_t>(want) != out)
+    return emitOpError() << "result must have shape " << shapes::str(want)
+                         << ", got " << shapes::str(out);
+  return success();
+}
+
+LogicalResult STFTOp::verify() {
+  auto in = shapeOf(getSignal()), out = shapeOf(getOutput());
+  if (in.size() != 3 || (in[2] != 1 && in[2] != 2))
+    return emitOpError() << "signal must be (batch, length, 1 or 2), got "
+                         << shapes::str(in);
+  const int64_t step = getFrameStep(), len = getFrameLength();
+  if (step < 1)
+    return emitOpError() << "frame_step must be positive, got " << step;
+  if (len < 1 || len > in[1] || len > PLUMB_RT_DFT_MAX_LENGTH)
+    return emitOpError() << "frame_length " << len << " is outside [1, "
+                         << std::min<int64_t>(in[1], PLUMB_RT_DFT_MAX_LENGTH)
+                         << "]";
+  if (Value w = getWindow()) {
+    auto ws = shapeOf(w);
+    if (ws.size() != 1 || ws[0] != len)
+      return emitOpError() << "window must have shape (" << len
+                           << "), got " << shapes::str(ws);
+  }
+  if (getOnesided() && in[2] != 1)
+    return emitOpError() << "onesided needs a real signal (last dimension 1)";
+  SmallVector<int64_t> want = {in[0], (in[1] - len) / step + 1,
+                               dftBins(len, getOnesided()), 2};
+  if (ArrayRef<int64_t>(want) != out)
+    return emitOpError() << "result must have shape " << shapes::str(want)
+                         << ", got " << shapes::str(out);
   return success();
 }

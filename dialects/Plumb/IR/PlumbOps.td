@@ -1324,4 +1324,60 @@ def Plumb_GridSampleOp : Plumb_ComputeOp<"grid_sample", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Fourier transforms
+//===----------------------------------------------------------------------===//
+
+def Plumb_DFTOp : Plumb_ComputeOp<"dft", [Pure]> {
+  let summary = "Discrete Fourier transform along one axis (ONNX DFT)";
+  let description = [{
+    `input` is real (last dimension 1) or complex (last dimension 2: real,
+    imaginary); the transform runs along `axis` (not the last dimension)
+    with `length` points: the input is zero-padded or truncated to `length`
+    along the axis. The result is complex (last dimension 2) with `length`
+    bins along the axis, or `length / 2 + 1` when `onesided` (a real input
+    only, not with `inverse`). `inverse` uses e^(+2 pi i jk / length) and
+    divides each part by `length`. The float32 operation sequence -- a
+    mixed-radix decimation over the ascending prime factors of `length`
+    with a fixed order of every sum, twiddle factors from the runtime's
+    binary64 sine and cosine -- is in docs/determinism.md "DFT and STFT".
+
+    ```mlir
+    %y = plumb.dft %x {axis = 1 : i64, inverse = false, length = 16 : i64, onesided = true} : (tensor<2x16x1xf32>) -> tensor<2x9x2xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$input, I64Attr:$axis,
+                       I64Attr:$length, BoolAttr:$inverse, BoolAttr:$onesided);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Plumb_STFTOp : Plumb_ComputeOp<"stft", [Pure]> {
+  let summary = "Short-time Fourier transform (ONNX STFT)";
+  let description = [{
+    `signal` is (batch, signal_length, 1) real or (batch, signal_length, 2)
+    complex. Frame f (f < frames = (signal_length - frame_length) /
+    frame_step + 1) is the `frame_length` samples from f * frame_step, each
+    part multiplied by `window` (shape (frame_length), float32 products)
+    when there is one, then transformed as plumb.dft does (forward). The
+    result is (batch, frames, bins, 2) with bins = frame_length / 2 + 1 when
+    `onesided` (a real signal only), else frame_length. Operation sequence:
+    docs/determinism.md "DFT and STFT".
+
+    ```mlir
+    %y = plumb.stft %s, %w {frame_length = 16 : i64, frame_step = 8 : i64, onesided = true} : (tensor<1x128x1xf32>, tensor<16xf32>) -> tensor<1x15x9x2xf32>
+    ```
+  }];
+  let arguments = (ins Plumb_FloatTensor:$signal,
+                       Optional<Plumb_FloatTensor>:$window,
+                       I64Attr:$frame_step, I64Attr:$frame_length,
+                       BoolAttr:$onesided);
+  let results = (outs Plumb_FloatTensor:$output);
+  let assemblyFormat = [{
+    $signal (`,` $window^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // PLUMB_OPS_TD

@@ -19,6 +19,7 @@
 #include "plumb/runtime/reduce.h"
 #include "plumb/runtime/resize.h"
 #include "plumb/runtime/rnn.h"
+#include "plumb/runtime/signal.h"
 #include "plumb/runtime/softmax.h"
 
 #endif // PLUMB_RUNTIME_KERNELS_H
