@@ -49,13 +49,15 @@ void printCostHelp(FILE *f) {
       "                       program runs N times (docs/training.md)\n"
       "  import options       --input-shape, --dim, --input-value as in\n"
       "                       'plumb import' (for .onnx models)\n"
+      "%s"
       "\n"
       "A program whose work is unbounded (a loop without a static trip\n"
       "count) or whose gas overflows 64 bits is refused.\n"
       "\n"
       "exit status: 0 success, 1 bad or refused model, 2 usage error,\n"
       "             3 over budget\n",
-      latestGasSchedule().name.str().c_str(), gasScheduleNames().c_str());
+      latestGasSchedule().name.str().c_str(), gasScheduleNames().c_str(),
+      kSampleOptionsHelp);
 }
 
 namespace {
@@ -321,6 +323,8 @@ int cmdCost(std::vector<std::string> args) {
   std::optional<uint64_t> budget;
   CommandLine cl{cmd, printCostHelp, {}, &model};
   addImportOptions(cl.options, opts);
+  driver::InputFiles samples;
+  addSampleOptions(cl.options, samples);
   cl.options.push_back(valued({"--schedule"}, [&](const OptionUse &u) {
     if (u.missing)
       return "option '--schedule' needs a name (known: " + gasScheduleNames() +
@@ -352,8 +356,10 @@ int cmdCost(std::vector<std::string> args) {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (steps && !loadTrainingBundle(model, bundled, cmd, exitCode))
     return exitCode;
-  if (!bundled)
+  if (!bundled) {
+    driver::shapesFromSamples(opts, samples);
     module = loadModel(*ctx, model, opts, cmd, exitCode);
+  }
   if (!bundled && !module)
     return exitCode;
   mlir::ModuleOp mod = bundled ? *bundled->module : *module;

@@ -30,8 +30,10 @@ void printHashHelp(FILE *f) {
       "options:\n"
       "  --format text|json   json also prints the node table (index, id, op)\n"
       "  import options       --input-shape, --dim, --input-value\n"
+      "%s"
       "\n"
-      "exit status: 0 success, 1 the model cannot be loaded, 2 usage error\n");
+      "exit status: 0 success, 1 the model cannot be loaded, 2 usage error\n",
+      kSampleOptionsHelp);
 }
 
 int cmdHash(std::vector<std::string> args) {
@@ -44,12 +46,15 @@ int cmdHash(std::vector<std::string> args) {
                        "--no-canonicalize does not apply");
   }));
   addImportOptions(cl.options, opts);
+  driver::InputFiles samples;
+  addSampleOptions(cl.options, samples);
   cl.options.push_back(choice({"--format"}, format, {"text", "json"},
                               "option '--format' must be text or json"));
   if (int r = cl.parse(args); r >= 0)
     return r;
   auto ctx = driver::makeContext();
   int exitCode = 0;
+  driver::shapesFromSamples(opts, samples);
   auto module = loadModel(*ctx, model, opts, cmd, exitCode);
   if (!module)
     return exitCode;
