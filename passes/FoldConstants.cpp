@@ -43,14 +43,46 @@ struct FoldConstantsPass
         HeapAsmResourceBlob::allocateAndCopyInferAlign(v.getRawData()));
   }
 
-  /// Folds `op` if all its operands are constants and its results are small.
-  void tryFold(Operation *op) {
-    if (!isa_and_nonnull<PlumbDialect>(op->getDialect()) ||
-        isa<ConstantOp, IfOp, YieldOp>(op) || op->getNumOperands() == 0)
-      return;
+  /// Ops folding may evaluate (once their operands are constants).
+  static bool evaluable(Operation *op) {
+    return isa_and_nonnull<PlumbDialect>(op->getDialect()) &&
+           !isa<ConstantOp, IfOp, YieldOp>(op) && op->getNumOperands() > 0;
+  }
+  /// What a subgraph fold takes: evaluable ops without regions.
+  static bool foldable(Operation *op) {
+    return evaluable(op) && op->getNumRegions() == 0;
+  }
+
+  static int64_t resultElements(Operation *op) {
     int64_t total = 0;
     for (Type t : op->getResultTypes())
       total += cast<RankedTensorType>(t).getNumElements();
+    return total;
+  }
+
+  /// Evaluates `op` (its operands constants) and replaces it by the
+  /// constants it computes; false, leaving it, when it cannot be evaluated.
+  bool replaceByFold(Operation *op) {
+    SmallVector<DenseElementsAttr> values;
+    if (!exec::foldOp(op, values))
+      return false;
+    const bool large = resultElements(op) > maxElements;
+    OpBuilder b(op);
+    for (unsigned r = 0; r < op->getNumResults(); ++r) {
+      Value c = ConstantOp::create(b, op->getLoc(),
+                                   large ? asResource(values[r])
+                                         : cast<ElementsAttr>(values[r]));
+      op->getResult(r).replaceAllUsesWith(c);
+    }
+    op->erase(); // constants it used up go with dead-code elimination
+    return true;
+  }
+
+  /// Folds `op` if all its operands are constants and its results are small.
+  void tryFold(Operation *op) {
+    if (!evaluable(op))
+      return;
+    const int64_t total = resultElements(op);
     // Above the limit, a fold that uses up its constant operands (this op
     // is their only user; a splat counts as one element) is still taken
     // when its results are no larger: the IR cannot grow, and a weight's
@@ -71,24 +103,8 @@ struct FoldConstantsPass
       if (total > consumed)
         return;
     }
-    SmallVector<DenseElementsAttr> values;
-    if (!exec::foldOp(op, values))
-      return; // left for run time (e.g. an out-of-range gather index)
-    OpBuilder b(op);
-    for (unsigned r = 0; r < op->getNumResults(); ++r) {
-      Value c = ConstantOp::create(
-          b, op->getLoc(),
-          total > maxElements ? asResource(values[r])
-                              : cast<ElementsAttr>(values[r]));
-      op->getResult(r).replaceAllUsesWith(c);
-    }
-    op->erase();
-  }
-
-  static bool foldable(Operation *op) {
-    return isa_and_nonnull<PlumbDialect>(op->getDialect()) &&
-           !isa<ConstantOp, IfOp, YieldOp>(op) && op->getNumOperands() > 0 &&
-           op->getNumRegions() == 0;
+    (void)replaceByFold(op); // else left for run time (e.g. an
+                             // out-of-range gather index)
   }
 
   /// The second phase: what the first left because some result is large.
@@ -157,23 +173,8 @@ struct FoldConstantsPass
       unsigned root = find(index[op]);
       if (frontier[root] > freed[root] + maxElements)
         continue;
-      int64_t total = 0;
-      for (Type t : op->getResultTypes())
-        total += cast<RankedTensorType>(t).getNumElements();
-      SmallVector<DenseElementsAttr> values;
-      if (!exec::foldOp(op, values)) {
+      if (!replaceByFold(op))
         frontier[root] = INT64_MAX; // leave the rest of it to run time
-        continue;
-      }
-      OpBuilder b(op);
-      for (unsigned r = 0; r < op->getNumResults(); ++r) {
-        Value c = ConstantOp::create(
-            b, op->getLoc(),
-            total > maxElements ? asResource(values[r])
-                                : cast<ElementsAttr>(values[r]));
-        op->getResult(r).replaceAllUsesWith(c);
-      }
-      op->erase(); // the constants it used up go with dead-code elimination
     }
   }
 

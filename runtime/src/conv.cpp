@@ -86,6 +86,22 @@ void im2col(const plumb_conv2d_params &p, const float *X, int64_t n,
   });
 }
 
+/// Valid output columns per kw of a forward conv along its last dimension
+/// (0 <= ow * sw + kw * dw - pad < W): [lo[kw], hi[kw]).
+void validColumns(int64_t W, int64_t OW, int64_t KW, int64_t sw, int64_t dw,
+                  int64_t pad, std::vector<int64_t> &lo,
+                  std::vector<int64_t> &hi) {
+  lo.assign(KW, 0);
+  hi.assign(KW, 0);
+  for (int64_t kw = 0; kw < KW; ++kw) {
+    const int64_t off = kw * dw - pad;
+    const int64_t l = off >= 0 ? 0 : (-off + sw - 1) / sw;
+    const int64_t h = W - 1 - off < 0 ? 0 : (W - 1 - off) / sw + 1;
+    lo[kw] = std::min(l, OW);
+    hi[kw] = std::max(lo[kw], std::min(h, OW));
+  }
+}
+
 /// Implicit im2col: packs columns [n0, n0 + cols) of the (never built)
 /// column matrix col[k][p] of one (image, group) straight from X.
 struct ConvPackCtx {
@@ -1141,15 +1157,9 @@ void convViaGemm(const plumb_conv2d_params &p, const float *X,
   std::vector<float> &col = tlsCol;
   if (explicitCol && col.size() < static_cast<size_t>(K * P))
     col.resize(static_cast<size_t>(K * P));
-  // Valid output columns per kw (forward conv): 0 <= ow*sw + kw*dw - pl < W.
-  std::vector<int64_t> owLo(p.KW), owHi(p.KW);
-  for (int64_t kw = 0; kw < p.KW; ++kw) {
-    const int64_t off = kw * p.dilation_w - p.pad_left, sw = p.stride_w;
-    const int64_t lo = off >= 0 ? 0 : (-off + sw - 1) / sw;
-    const int64_t hi = p.W - 1 - off < 0 ? 0 : (p.W - 1 - off) / sw + 1;
-    owLo[kw] = std::min(lo, p.OW);
-    owHi[kw] = std::max(owLo[kw], std::min(hi, p.OW));
-  }
+  std::vector<int64_t> owLo, owHi;
+  validColumns(p.W, p.OW, p.KW, p.stride_w, p.dilation_w, p.pad_left, owLo,
+               owHi);
   for (int64_t n = 0; n < p.N; ++n)
     for (int64_t g = 0; g < p.group; ++g) {
       const float *Xg = X + (n * p.Cin + g * Cg) * p.H * p.W;
@@ -1457,18 +1467,9 @@ void convNdViaGemm(const plumb_convnd_params &p, const float *X,
   if (!implicit && col.size() < static_cast<size_t>(K * P))
     col.resize(static_cast<size_t>(K * P));
   std::vector<int64_t> owLo, owHi;
-  if (implicit) {
-    const int64_t KW = p.kernel[2], W = p.in[2], OW = p.out[2];
-    owLo.resize(KW);
-    owHi.resize(KW);
-    for (int64_t kw = 0; kw < KW; ++kw) {
-      const int64_t off = kw * p.dilation[2] - p.pad_begin[2], sw = p.stride[2];
-      const int64_t lo = off >= 0 ? 0 : (-off + sw - 1) / sw;
-      const int64_t hi = W - 1 - off < 0 ? 0 : (W - 1 - off) / sw + 1;
-      owLo[kw] = std::min(lo, OW);
-      owHi[kw] = std::max(owLo[kw], std::min(hi, OW));
-    }
-  }
+  if (implicit)
+    validColumns(p.in[2], p.out[2], p.kernel[2], p.stride[2], p.dilation[2],
+                 p.pad_begin[2], owLo, owHi);
   for (int64_t n = 0; n < p.N; ++n)
     for (int64_t g = 0; g < p.group; ++g) {
       const float *Xg = X + (n * p.Cin + g * Cg) * IN;

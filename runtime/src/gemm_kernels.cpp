@@ -235,12 +235,15 @@ void tileAvx2(const float *ap, const float *bp, int64_t K, int64_t block,
 
 constexpr int kAvx512MR = 12, kAvx512NR = 32;
 
-PLUMB_TGT_AVX512 void chunkAvx512(const float *a, const float *b, int64_t len,
-                                  float *dst) {
+/// The first R rows of a packed tile (R = 12: a whole tile; 4 or 8: a last,
+/// partial row tile), written as an R x 32 tile. Same operations per lane.
+template <int R>
+PLUMB_TGT_AVX512 void chunkAvx512Rows(const float *a, const float *b,
+                                      int64_t len, float *dst) {
   const __m512 nz = _mm512_set1_ps(-0.0f);
-  __m512 c0[kAvx512MR], c1[kAvx512MR];
+  __m512 c0[R], c1[R];
 #pragma GCC unroll 12
-  for (int i = 0; i < kAvx512MR; ++i) {
+  for (int i = 0; i < R; ++i) {
     c0[i] = nz;
     c1[i] = nz;
   }
@@ -250,7 +253,7 @@ PLUMB_TGT_AVX512 void chunkAvx512(const float *a, const float *b, int64_t len,
     _mm_prefetch(reinterpret_cast<const char *>(b + 8 * kAvx512NR),
                  _MM_HINT_T0);
 #pragma GCC unroll 12
-    for (int i = 0; i < kAvx512MR; ++i) {
+    for (int i = 0; i < R; ++i) {
       const __m512 x = _mm512_set1_ps(a[i]);
       c0[i] = _mm512_fmadd_ps(x, b0, c0[i]);
       c1[i] = _mm512_fmadd_ps(x, b1, c1[i]);
@@ -259,10 +262,15 @@ PLUMB_TGT_AVX512 void chunkAvx512(const float *a, const float *b, int64_t len,
     b += kAvx512NR;
   }
 #pragma GCC unroll 12
-  for (int i = 0; i < kAvx512MR; ++i) {
+  for (int i = 0; i < R; ++i) {
     _mm512_storeu_ps(dst + i * kAvx512NR, c0[i]);
     _mm512_storeu_ps(dst + i * kAvx512NR + 16, c1[i]);
   }
+}
+
+PLUMB_TGT_AVX512 void chunkAvx512(const float *a, const float *b, int64_t len,
+                                  float *dst) {
+  chunkAvx512Rows<kAvx512MR>(a, b, len, dst);
 }
 
 /// chunkAvx512 reading A unpacked: row i of the tile at a + i * lda (k
@@ -319,39 +327,6 @@ void tileAvx512(const float *ap, const float *bp, int64_t K, int64_t block,
                 float *out, float *work) {
   treeTile(chunkAvx512, addAvx512, kAvx512MR, kAvx512NR, ap, bp, K, block,
            out, work);
-}
-
-/// chunkAvx512 for the first R rows of a packed tile (R = 4 or 8: a last,
-/// partial row tile), writing an R x 32 tile. Same operations per lane.
-template <int R>
-PLUMB_TGT_AVX512 void chunkAvx512Rows(const float *a, const float *b,
-                                      int64_t len, float *dst) {
-  const __m512 nz = _mm512_set1_ps(-0.0f);
-  __m512 c0[R], c1[R];
-#pragma GCC unroll 8
-  for (int i = 0; i < R; ++i) {
-    c0[i] = nz;
-    c1[i] = nz;
-  }
-  for (int64_t k = 0; k < len; ++k) {
-    const __m512 b0 = _mm512_load_ps(b);
-    const __m512 b1 = _mm512_load_ps(b + 16);
-    _mm_prefetch(reinterpret_cast<const char *>(b + 8 * kAvx512NR),
-                 _MM_HINT_T0);
-#pragma GCC unroll 8
-    for (int i = 0; i < R; ++i) {
-      const __m512 x = _mm512_set1_ps(a[i]);
-      c0[i] = _mm512_fmadd_ps(x, b0, c0[i]);
-      c1[i] = _mm512_fmadd_ps(x, b1, c1[i]);
-    }
-    a += kAvx512MR;
-    b += kAvx512NR;
-  }
-#pragma GCC unroll 8
-  for (int i = 0; i < R; ++i) {
-    _mm512_storeu_ps(dst + i * kAvx512NR, c0[i]);
-    _mm512_storeu_ps(dst + i * kAvx512NR + 16, c1[i]);
-  }
 }
 
 /// tileAvx512 for a tile of which only the first `rows` rows are wanted:
